@@ -1,0 +1,241 @@
+package guildkit
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Version is the version of guildkit, sent in the default User-Agent.
+const Version = "0.1.0"
+
+// DefaultUserAgent is the User-Agent sent when [WithUserAgent] is not used.
+const DefaultUserAgent = "guildkit (https://github.com/seed012df1e9/guildkit, " + Version + ")"
+
+// Credential authenticates the client's requests. Make one with [BotToken] or
+// [BearerToken]. Its string forms never show the token.
+type Credential interface {
+	authorization() string
+	String() string
+}
+
+type credential struct {
+	scheme, token string
+}
+
+func (c credential) authorization() string { return c.scheme + " " + c.token }
+
+// String returns the scheme and a placeholder, never the token.
+func (c credential) String() string { return c.scheme + " <redacted>" }
+
+// GoString returns the same as String, so %#v does not show the token either.
+func (c credential) GoString() string { return c.String() }
+
+// BotToken is a bot's token, sent as "Authorization: Bot <token>" (the
+// reference platform's form; the interface leaves the header syntax unshown).
+func BotToken(token string) Credential { return credential{"Bot", token} }
+
+// BearerToken is a user's OAuth2 access token, sent as
+// "Authorization: Bearer <token>".
+func BearerToken(token string) Credential { return credential{"Bearer", token} }
+
+// Client talks to the guild interface. Make one with [New]; it is safe for
+// concurrent use, and all its services share one transport (retries and rate
+// limits). A Client holds no goroutine of its own.
+type Client struct {
+	baseURL   *url.URL
+	cred      Credential
+	userAgent string
+	logger    *slog.Logger
+	http      *retryablehttp.Client
+	retry     retryPolicy
+
+	Guilds   *GuildService   // guild settings, widget, welcome screen, onboarding, incidents, integrations
+	Channels *ChannelService // guild channels and threads
+	Members  *MemberService  // guild members and prune
+	Bans     *BanService     // bans
+	Roles    *RoleService    // roles
+	Invites  *InviteService  // invites and their target users
+	Webhooks *WebhookService // webhooks and webhook messages
+}
+
+// service is the one struct every service type is made from.
+type service struct{ c *Client }
+
+// Option configures a [Client] made by [New].
+type Option func(*config) error
+
+type config struct {
+	baseURL    string
+	httpClient *http.Client
+	userAgent  string
+	logger     *slog.Logger
+	retry      retryPolicy
+}
+
+// WithBaseURL sets the interface's address, such as
+// "https://chat.example.com/api/v10". It is required: the address depends on
+// the deployment, and New reads no environment variable. A trailing slash is
+// ignored.
+func WithBaseURL(u string) Option {
+	return func(c *config) error {
+		c.baseURL = u
+		return nil
+	}
+}
+
+// WithHTTPClient sets the HTTP client whose transport sends the requests. Its
+// Timeout, if any, bounds each attempt. The default is a client with no
+// timeout (use contexts) and the standard library's default transport
+// settings.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) error {
+		if hc == nil {
+			return errors.New("WithHTTPClient: nil client")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header. The default is [DefaultUserAgent].
+func WithUserAgent(ua string) Option {
+	return func(c *config) error {
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithLogger sets the logger for debug records of requests, retries and
+// waits. Records name route templates, never URLs or tokens. The default logs
+// nothing, and no logging work is done at levels the logger does not enable.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		c.logger = l
+		return nil
+	}
+}
+
+// WithRetry sets how often a failed attempt is retried (max, default 3) and
+// the bounds of the backoff between attempts after a server error or a lost
+// connection (default 500ms to 30s, doubling). A rate-limited attempt waits
+// as long as the service asks instead (see [WithMaxRateLimitWait]). max 0
+// turns retries off.
+//
+// Which failures are retried: a 429 always (after the wait the service asks
+// for); 502, 503, 504 and connection errors only for GET, HEAD, PUT and
+// DELETE, never for POST or PATCH, so a request that may have taken effect is
+// not sent twice. A body that cannot be rewound (a non-seekable file) is
+// never sent twice.
+func WithRetry(max int, minWait, maxWait time.Duration) Option {
+	return func(c *config) error {
+		if max < 0 || minWait < 0 || maxWait < minWait {
+			return fmt.Errorf("WithRetry: need max >= 0 and 0 <= minWait <= maxWait, got %d, %v, %v", max, minWait, maxWait)
+		}
+		c.retry.max, c.retry.minWait, c.retry.maxWait = max, minWait, maxWait
+		return nil
+	}
+}
+
+// WithMaxRateLimitWait sets the longest wait for a rate limit the client
+// accepts before retrying (default 60s). A 429 that asks for a longer wait
+// fails at once with a [*RateLimitError] carrying the wait, instead of
+// sleeping through it. A wait that would outlast the context's deadline
+// fails the same way, whatever this limit.
+func WithMaxRateLimitWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("WithMaxRateLimitWait: negative duration %v", d)
+		}
+		c.retry.maxRateLimitWait = d
+		return nil
+	}
+}
+
+// New returns a client that authenticates with cred. cred may be nil for a
+// client used only for webhook-token operations, which need no credential.
+// [WithBaseURL] is required.
+func New(cred Credential, opts ...Option) (*Client, error) {
+	cfg := config{
+		userAgent: DefaultUserAgent,
+		retry: retryPolicy{
+			max: 3, minWait: 500 * time.Millisecond, maxWait: 30 * time.Second,
+			maxRateLimitWait: 60 * time.Second,
+		},
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, fmt.Errorf("guildkit: %w", err)
+		}
+	}
+	if cfg.baseURL == "" {
+		return nil, errors.New("guildkit: WithBaseURL is required: the interface's address depends on the deployment (for example https://chat.example.com/api/v10)")
+	}
+	base, err := url.Parse(strings.TrimRight(cfg.baseURL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("guildkit: WithBaseURL: %q is not an absolute http or https URL", cfg.baseURL)
+	}
+	if base.RawQuery != "" || base.Fragment != "" || base.User != nil {
+		return nil, fmt.Errorf("guildkit: WithBaseURL: %q must not carry a query, fragment or user info", cfg.baseURL)
+	}
+	if cred != nil {
+		if cr, ok := cred.(credential); ok && strings.TrimSpace(cr.token) == "" {
+			return nil, errors.New("guildkit: empty token")
+		}
+	}
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Client{
+		baseURL:   base,
+		cred:      cred,
+		userAgent: cfg.userAgent,
+		logger:    logger,
+		retry:     cfg.retry,
+	}
+	hc := cfg.httpClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	c.http = &retryablehttp.Client{
+		HTTPClient:   hc,
+		Logger:       nil, // its records print URLs, which hold webhook tokens
+		RetryMax:     cfg.retry.max,
+		RetryWaitMin: cfg.retry.minWait,
+		RetryWaitMax: cfg.retry.maxWait,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, attempt int) {
+			c.logAttempt(r, attempt)
+		},
+	}
+	s := service{c}
+	c.Guilds = (*GuildService)(&s)
+	c.Channels = (*ChannelService)(&s)
+	c.Members = (*MemberService)(&s)
+	c.Bans = (*BanService)(&s)
+	c.Roles = (*RoleService)(&s)
+	c.Invites = (*InviteService)(&s)
+	c.Webhooks = (*WebhookService)(&s)
+	return c, nil
+}
+
+// BaseURL returns the interface's address the client sends to.
+func (c *Client) BaseURL() string { return c.baseURL.String() }
+
+// String describes the client without its credential.
+func (c *Client) String() string {
+	cred := "none"
+	if c.cred != nil {
+		cred = c.cred.String()
+	}
+	return fmt.Sprintf("guildkit.Client{%s, %s}", c.baseURL, cred)
+}

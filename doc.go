@@ -1,0 +1,63 @@
+// Package guildkit is a client for a chat platform's guild interface:
+// guilds, channels, members, bans, roles, prune, widget, welcome screen,
+// onboarding, incident actions, invites and webhooks.
+//
+// # Quick start
+//
+//	client, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(baseURL))
+//	guild, err := client.Guilds.Get(ctx, guildID, nil)
+//
+// The client's services ([Client].Guilds, Channels, Members, Bans, Roles,
+// Invites, Webhooks) group the operations by resource. Every method takes a
+// context first and returns a typed result and an error. Each method's
+// documentation says what the interface requires of the caller (the
+// permission, whether it accepts [WithReason], the events it emits, its
+// limits) and ends with a line naming the operation it serves:
+//
+//	Spec: "Get Guild" — GET /guilds/{guild.id}
+//
+// # Optional fields
+//
+// Request parameters are ...Params structs. Required fields are plain
+// values; optional ones are [Opt] values with three states: omitted (the zero
+// Opt), [Some] (send a value) and [Null] (send JSON null, which usually
+// clears the field). A nil params pointer means "no parameters".
+//
+// Response objects use plain values where the interface always sends the
+// field, pointers where it may be null, and Opt where it may be both absent
+// and null, so a decoded object re-encodes to what the service sent.
+//
+// # Errors
+//
+// A request the client can tell is wrong is not sent: the method returns a
+// [*ValidationError] listing every problem with its path. An error answer is
+// an [*APIError] with the status, the interface's error code, the message and
+// the field problems of the body flattened to paths ("roles.0"); match the
+// kind with errors.Is and [ErrNotFound], [ErrForbidden], [ErrUnauthorized],
+// [ErrBadRequest], [ErrRateLimited] or [ErrServer]. A call that got no answer
+// is a [*RequestError]; a rate limit the client did not wait out is a
+// [*RateLimitError]. Errors and log records name route templates
+// ("/webhooks/{webhook.id}/{webhook.token}"), never URLs, so a token in a
+// path never leaks.
+//
+// # Retries and rate limits
+//
+// A 429 is retried after the wait the service asks for (the body's
+// retry_after, X-RateLimit-Reset-After or Retry-After). 502, 503, 504 and
+// lost connections are retried with backoff only for GET, HEAD, PUT and
+// DELETE: a POST or PATCH that may have taken effect is never sent twice. A
+// file upload from an io.ReadSeeker is rewound for a retry; one from a plain
+// io.Reader is never retried. Every wait ends when the context does, and a
+// wait that would outlast the context's deadline fails at once. See
+// [WithRetry], [WithMaxRateLimitWait] and [WithoutRateLimitRetry].
+//
+// # Testing
+//
+// Package guildkittest is an in-memory implementation of the interface:
+// guildkittest.NewServer(t) gives a server, seeded through its methods, and
+// its Client method a *Client pointed at it.
+//
+// The rate-limit headers and the token header syntax are not shown by the
+// interface's documents; guildkit follows the reference platform's public
+// conventions ("Authorization: Bot <token>", X-RateLimit-* headers).
+package guildkit

@@ -1,0 +1,330 @@
+package guildkit
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed012df1e9/guildkit/wire"
+)
+
+// Sentinel errors matched with errors.Is against an [*APIError] or a
+// [*RateLimitError]:
+//
+//	if errors.Is(err, guildkit.ErrNotFound) { ... } // 404
+var (
+	ErrBadRequest   = errors.New("guildkit: bad request")   // status 400
+	ErrUnauthorized = errors.New("guildkit: unauthorized")  // status 401
+	ErrForbidden    = errors.New("guildkit: forbidden")     // status 403
+	ErrNotFound     = errors.New("guildkit: not found")     // status 404
+	ErrRateLimited  = errors.New("guildkit: rate limited")  // status 429, or a wait refused before sending
+	ErrServer       = errors.New("guildkit: server error")  // status 5xx
+	ErrNoCredential = errors.New("guildkit: no credential") // a bot or bearer call on a client made without one
+)
+
+// ErrorCode is the interface's numeric error code, carried in the "code" field
+// of an error body. The interface's documents do not list the codes ("not
+// shown"); the constants are the reference platform's for the conditions the
+// documents describe.
+type ErrorCode int
+
+// Error codes.
+const (
+	CodeGeneral              ErrorCode = 0
+	CodeUnknownChannel       ErrorCode = 10003
+	CodeUnknownGuild         ErrorCode = 10004
+	CodeUnknownIntegration   ErrorCode = 10005
+	CodeUnknownInvite        ErrorCode = 10006
+	CodeUnknownMember        ErrorCode = 10007
+	CodeUnknownMessage       ErrorCode = 10008
+	CodeUnknownRole          ErrorCode = 10011
+	CodeUnknownUser          ErrorCode = 10013
+	CodeUnknownWebhook       ErrorCode = 10015
+	CodeUnknownBan           ErrorCode = 10026
+	CodeMaximumReached       ErrorCode = 30000
+	CodeUnauthorized         ErrorCode = 40001
+	CodeMissingAccess        ErrorCode = 50001
+	CodeInvalidWebhookToken  ErrorCode = 50027
+	CodeMissingPermissions   ErrorCode = 50013
+	CodeInvalidFormBody      ErrorCode = 50035
+	CodeInvalidRequest       ErrorCode = 50109
+	CodeTargetUserNotInVoice ErrorCode = 40032
+	CodeFailedToBanUsers     ErrorCode = 500000
+)
+
+// FieldError is one problem with one field, with its path ("roles.0",
+// "components[1].accessory.url"), a code and a message.
+type FieldError = wire.FieldError
+
+// ValidationError lists every problem the client found in a request before
+// sending it; nothing was sent. errors.As reaches each [FieldError].
+type ValidationError = wire.ValidationError
+
+// APIError is an error answer from the service: any status of 400 or more
+// that is not a rate limit the client waited out.
+//
+// Route is the route template ("/webhooks/{webhook.id}/{webhook.token}"),
+// never the URL, so a webhook token cannot leak through an error string.
+type APIError struct {
+	Status  int          // HTTP status code
+	Code    ErrorCode    // the interface's error code, 0 when the body has none
+	Message string       // the body's message, or the status text when the body has none
+	Errors  []FieldError // field problems flattened from the body's nested "errors" object
+	Method  string       // HTTP method
+	Route   string       // route template
+	// RetryAfter is how long the service asked the caller to wait, when it
+	// said (429 and some 5xx answers).
+	RetryAfter time.Duration
+	// Body is the raw response body, up to 64 KiB.
+	Body []byte
+}
+
+// Error formats the error as
+// "guildkit: PATCH /guilds/{guild.id}/members/{user.id}: 403 Forbidden: Missing Permissions (50013)",
+// followed by the field problems.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("guildkit: ")
+	if e.Method != "" {
+		b.WriteString(e.Method)
+		b.WriteByte(' ')
+		b.WriteString(e.Route)
+		b.WriteString(": ")
+	}
+	b.WriteString(strconv.Itoa(e.Status))
+	if t := http.StatusText(e.Status); t != "" {
+		b.WriteByte(' ')
+		b.WriteString(t)
+	}
+	if e.Message != "" && e.Message != http.StatusText(e.Status) {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.Code != 0 {
+		fmt.Fprintf(&b, " (%d)", int(e.Code))
+	}
+	for i, fe := range e.Errors {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(fe.Error())
+		if fe.Code != "" && fe.Message != "" {
+			b.WriteString(" (")
+			b.WriteString(fe.Code)
+			b.WriteByte(')')
+		}
+	}
+	return b.String()
+}
+
+// Is matches the sentinel for the status: [ErrBadRequest], [ErrUnauthorized],
+// [ErrForbidden], [ErrNotFound], [ErrRateLimited] or [ErrServer].
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.Status == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.Status == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.Status == http.StatusForbidden
+	case ErrNotFound:
+		return e.Status == http.StatusNotFound
+	case ErrRateLimited:
+		return e.Status == http.StatusTooManyRequests
+	case ErrServer:
+		return e.Status >= 500
+	}
+	return false
+}
+
+// RateLimitError reports a rate limit the client did not wait out: retries
+// were used up, the wait would have outlasted the context's deadline or the
+// longest wait the client accepts, or the call asked for no automatic retry.
+// errors.Is(err, ErrRateLimited) is true.
+type RateLimitError struct {
+	Method     string
+	Route      string        // route template
+	RetryAfter time.Duration // how long the service asked to wait
+	Global     bool          // the limit is the global one, not a route's
+	Bucket     string        // the X-RateLimit-Bucket the service named, if any
+	Scope      string        // the X-RateLimit-Scope: "user", "global" or "shared"
+	Reason     string        // why the client gave up waiting
+	// Response is the service's 429 answer, when there was one.
+	Response *APIError
+}
+
+// Error formats the error as
+// "guildkit: POST /guilds/{guild.id}/roles: rate limited (global): retry after 1.5s: retries used up".
+func (e *RateLimitError) Error() string {
+	var b strings.Builder
+	b.WriteString("guildkit: ")
+	if e.Method != "" {
+		b.WriteString(e.Method + " " + e.Route + ": ")
+	}
+	b.WriteString("rate limited")
+	if e.Global {
+		b.WriteString(" (global)")
+	}
+	if e.RetryAfter > 0 {
+		b.WriteString(": retry after " + e.RetryAfter.String())
+	}
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	return b.String()
+}
+
+// Is matches [ErrRateLimited].
+func (e *RateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
+// Unwrap returns the service's 429 answer, when there was one.
+func (e *RateLimitError) Unwrap() error {
+	if e.Response == nil {
+		return nil
+	}
+	return e.Response
+}
+
+// DecodeError reports a successful status whose body could not be decoded
+// into the documented shape.
+type DecodeError struct {
+	Method string
+	Route  string // route template
+	Status int
+	Err    error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("guildkit: %s %s: decoding %d response: %v", e.Method, e.Route, e.Status, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// maxErrorBody bounds how much of an error body is read and kept.
+const maxErrorBody = 64 << 10
+
+// parseErrorBody fills e from an error body of the interface's shape:
+//
+//	{"code": 50035, "message": "Invalid Form Body",
+//	 "errors": {"roles": {"0": {"_errors": [{"code": "X", "message": "Y"}]}}}}
+//
+// and from the target-users form {"target_users_file": ["line 2: ...", ...]}.
+// A body that is not a JSON object (an HTML page from a proxy) leaves the
+// status text as the message.
+func (e *APIError) parseErrorBody(body []byte) {
+	e.Body = body
+	e.Message = http.StatusText(e.Status)
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return
+	}
+	if raw, ok := top["code"]; ok {
+		var code int
+		if json.Unmarshal(raw, &code) == nil {
+			e.Code = ErrorCode(code)
+		}
+	}
+	if raw, ok := top["message"]; ok {
+		var msg string
+		if json.Unmarshal(raw, &msg) == nil && msg != "" {
+			e.Message = msg
+		}
+	}
+	for _, k := range sortedKeys(top) {
+		switch k {
+		case "code", "message", "retry_after", "global":
+			continue
+		case "errors":
+			e.Errors = flattenErrors(e.Errors, "", top[k])
+		default:
+			e.Errors = flattenErrors(e.Errors, k, top[k])
+		}
+	}
+}
+
+// flattenErrors walks the nested error object, appending one FieldError per
+// leaf message with the keys joined by dots as its path.
+func flattenErrors(out []FieldError, path string, raw json.RawMessage) []FieldError {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return out
+	}
+	switch raw[0] {
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return out
+		}
+		for _, k := range sortedKeys(obj) {
+			if k == "_errors" {
+				out = appendLeafErrors(out, path, obj[k])
+				continue
+			}
+			out = flattenErrors(out, wire.JoinPath(path, k), obj[k])
+		}
+	case '[':
+		out = appendLeafErrors(out, path, raw)
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			out = append(out, FieldError{Path: path, Message: s})
+		}
+	}
+	return out
+}
+
+// appendLeafErrors reads an array of {"code","message"} objects or of strings.
+func appendLeafErrors(out []FieldError, path string, raw json.RawMessage) []FieldError {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return out
+	}
+	for _, it := range items {
+		var s string
+		if json.Unmarshal(it, &s) == nil {
+			out = append(out, FieldError{Path: path, Message: s})
+			continue
+		}
+		var leaf struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		}
+		if json.Unmarshal(it, &leaf) == nil {
+			code := string(bytes.Trim(leaf.Code, `"`))
+			out = append(out, FieldError{Path: path, Code: code, Message: leaf.Message})
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m with numbers in numeric order before
+// words in lexical order, so "2" comes before "10".
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		na, ea := strconv.Atoi(a)
+		nb, eb := strconv.Atoi(b)
+		switch {
+		case ea == nil && eb == nil:
+			return cmp.Compare(na, nb)
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}

@@ -1,0 +1,398 @@
+// Package guildkittest provides an in-memory implementation of the guild
+// interface for tests.
+//
+// A [Server] is a real HTTP server on the loopback interface, shaped like
+// httptest.Server: start one with [NewServer] in a test (it closes itself
+// through t.Cleanup), seed it with guilds, users, members, roles and
+// channels, point a bot at [Server.BaseURL] or take a ready
+// [*guildkit.Client] from [Server.Client], and inspect what happened with
+// [Server.Events] and [Server.Requests].
+//
+// It implements the interface's documented behaviour: authentication (401
+// for an unknown token), permissions computed from roles (the owner and
+// ADMINISTRATOR holders have every permission; everyone else has the union of
+// the @everyone role and their roles), the interface's error body, status
+// codes, state transitions and the gateway events each operation emits.
+//
+// All methods are safe for concurrent use. Seeding methods panic on
+// impossible input (an unknown guild id, for example), as
+// httptest.NewRequest does: they are for test set-up.
+package guildkittest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+// APIPrefix is the path under which the server also answers, as a real
+// deployment does ("https://host/api/v10/guilds/1"). [Server.BaseURL] includes
+// it.
+const APIPrefix = "/api/v10"
+
+// Server is an in-memory guild interface served over HTTP.
+type Server struct {
+	// URL is the server's root address, "http://127.0.0.1:port", with no
+	// trailing slash. The interface is served both at URL and at URL +
+	// APIPrefix.
+	URL string
+
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	now      func() time.Time
+	lastID   guildkit.Snowflake
+	tokens   map[string]guildkit.Snowflake // token → user
+	bot      guildkit.Snowflake
+	botToken string
+	users    map[guildkit.Snowflake]*guildkit.User
+	guilds   map[guildkit.Snowflake]*guildState
+	events   []Event
+	requests []Request
+}
+
+// Event is a gateway event an operation emitted.
+type Event struct {
+	Name    guildkit.EventName
+	GuildID guildkit.Snowflake
+	// Data is a copy of the object the event carries (a guildkit.Guild for
+	// GUILD_UPDATE, a guildkit.Member for GUILD_MEMBER_ADD, ...).
+	Data any
+}
+
+// Request is one request the server answered.
+type Request struct {
+	Method string
+	// Route is the route template the request matched, in the interface's
+	// notation ("/guilds/{guild.id}/members/{user.id}"), or "" when it matched
+	// none.
+	Route  string
+	Path   string // the path as sent, without APIPrefix
+	Query  map[string][]string
+	Header http.Header
+	// Body is the request body when it was JSON and at most 1 MiB.
+	Body   []byte
+	Status int
+}
+
+// Option configures a [Server].
+type Option func(*Server)
+
+// WithClock sets the server's clock, for timeouts, incident actions and
+// prune activity. The default is time.Now.
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
+// NewServer starts a server and closes it when tb's test ends.
+func NewServer(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	s := New(opts...)
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// New starts a server outside a test; the caller must Close it.
+func New(opts ...Option) *Server {
+	s := &Server{
+		now:    time.Now,
+		tokens: make(map[string]guildkit.Snowflake),
+		users:  make(map[guildkit.Snowflake]*guildkit.User),
+		guilds: make(map[guildkit.Snowflake]*guildState),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	bot := s.AddUser(guildkit.User{Username: "guildkit-bot", Bot: true})
+	s.bot = bot.ID
+	s.botToken = s.NewToken(bot.ID)
+
+	api := http.NewServeMux()
+	s.routes(api)
+	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.record(r, "", nil, http.StatusNotFound)
+		writeError(w, http.StatusNotFound, 0, "404: Not Found")
+	})
+	root := http.NewServeMux()
+	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
+	root.Handle("/", api)
+	s.srv = httptest.NewServer(root)
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close shuts the server down and waits for requests in flight.
+func (s *Server) Close() { s.srv.Close() }
+
+// BaseURL is the address to give guildkit.WithBaseURL: URL + APIPrefix.
+func (s *Server) BaseURL() string { return s.URL + APIPrefix }
+
+// Token returns the bot's token.
+func (s *Server) Token() string { return s.botToken }
+
+// BotID returns the bot user's id.
+func (s *Server) BotID() guildkit.Snowflake { return s.bot }
+
+// NewToken makes a token that authenticates as userID.
+func (s *Server) NewToken(userID guildkit.Snowflake) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok := fmt.Sprintf("tok.%d.%d", userID, len(s.tokens)+1)
+	s.tokens[tok] = userID
+	return tok
+}
+
+// Client returns a client that authenticates as the bot, pointed at the
+// server, with quick retries. opts are applied after those defaults.
+func (s *Server) Client(opts ...guildkit.Option) *guildkit.Client {
+	return s.clientWith(guildkit.BotToken(s.botToken), opts)
+}
+
+// ClientAs returns a client that authenticates as the user userID (a bot
+// token of that user), for permission tests.
+func (s *Server) ClientAs(userID guildkit.Snowflake, opts ...guildkit.Option) *guildkit.Client {
+	return s.clientWith(guildkit.BotToken(s.NewToken(userID)), opts)
+}
+
+func (s *Server) clientWith(cred guildkit.Credential, opts []guildkit.Option) *guildkit.Client {
+	base := []guildkit.Option{
+		guildkit.WithBaseURL(s.BaseURL()),
+		guildkit.WithHTTPClient(s.srv.Client()),
+		guildkit.WithRetry(2, time.Millisecond, 50*time.Millisecond),
+	}
+	c, err := guildkit.New(cred, slices.Concat(base, opts)...)
+	if err != nil {
+		panic("guildkittest: " + err.Error())
+	}
+	return c
+}
+
+// Events returns the events emitted so far, oldest first.
+func (s *Server) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.events)
+}
+
+// EventsNamed returns the events emitted so far with the given name.
+func (s *Server) EventsNamed(name guildkit.EventName) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Event
+	for _, e := range s.events {
+		if e.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Requests returns the requests answered so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// LastRequest returns the most recent request, and false when there is none.
+func (s *Server) LastRequest() (Request, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.requests) == 0 {
+		return Request{}, false
+	}
+	return s.requests[len(s.requests)-1], true
+}
+
+// emit records an event; the caller holds s.mu.
+func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data any) {
+	s.events = append(s.events, Event{Name: name, GuildID: guildID, Data: data})
+}
+
+// newID returns a fresh snowflake from the server's clock; the caller holds
+// s.mu (or is seeding before the server is shared).
+func (s *Server) newID() guildkit.Snowflake {
+	id := guildkit.SnowflakeFromTime(s.now())
+	if id <= s.lastID {
+		id = s.lastID + 1
+	}
+	s.lastID = id
+	return id
+}
+
+// authKind says how a route authenticates.
+type authKind uint8
+
+const (
+	authRequired authKind = iota // a known token in "Authorization: Bot|Bearer <token>"
+	authNone                     // none: webhook-token routes, the widget image
+)
+
+// call is one request being handled. Handlers run with s.mu held.
+type call struct {
+	s      *Server
+	w      http.ResponseWriter
+	r      *http.Request
+	user   guildkit.Snowflake // the authenticated user, 0 on authNone routes
+	status int
+}
+
+// registrar registers a handler for a Go ServeMux pattern whose wildcards
+// are named like the interface's placeholders with dots as underscores:
+// "GET /guilds/{guild_id}/members/{user_id}".
+type registrar func(pattern string, auth authKind, h func(*call))
+
+// routes registers every route. Each resource adds its own in its file.
+func (s *Server) routes(m *http.ServeMux) {
+	reg := registrar(func(pattern string, auth authKind, h func(*call)) {
+		_, route, _ := strings.Cut(pattern, " ")
+		route = specRoute(route)
+		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			var body []byte
+			if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+				body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			c := &call{s: s, w: w, r: r, status: http.StatusOK}
+			defer func() { s.record(r, route, body, c.status) }()
+			if auth == authRequired {
+				user, ok := s.authenticate(r)
+				if !ok {
+					c.error(http.StatusUnauthorized, 0, "401: Unauthorized")
+					return
+				}
+				c.user = user
+			}
+			h(c)
+		})
+	})
+	// Each resource registers its routes in its own file.
+	for _, register := range []func(registrar){
+		s.guildRoutes,
+	} {
+		register(reg)
+	}
+}
+
+// record appends to the request log; the caller holds s.mu, except for the
+// catch-all route.
+func (s *Server) record(r *http.Request, route string, body []byte, status int) {
+	rec := Request{
+		Method: r.Method, Route: route, Path: r.URL.Path, Query: r.URL.Query(),
+		Header: r.Header.Clone(), Body: body, Status: status,
+	}
+	if route == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	s.requests = append(s.requests, rec)
+}
+
+// specRoute turns a ServeMux route into the interface's notation:
+// "/guilds/{guild_id}" → "/guilds/{guild.id}".
+func specRoute(route string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(route, '{')
+		if open < 0 {
+			b.WriteString(route)
+			return b.String()
+		}
+		end := strings.IndexByte(route, '}')
+		name := route[open+1 : end]
+		if i := strings.LastIndexByte(name, '_'); i >= 0 {
+			name = name[:i] + "." + name[i+1:]
+		}
+		b.WriteString(route[:open] + "{" + name + "}")
+		route = route[end+1:]
+	}
+}
+
+func (s *Server) authenticate(r *http.Request) (guildkit.Snowflake, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || (scheme != "Bot" && scheme != "Bearer") {
+		return 0, false
+	}
+	id, ok := s.tokens[tok]
+	return id, ok
+}
+
+// json writes v with status.
+func (c *call) json(status int, v any) {
+	c.status = status
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(status)
+	_ = json.NewEncoder(c.w).Encode(v)
+}
+
+// noContent answers 204.
+func (c *call) noContent() {
+	c.status = http.StatusNoContent
+	c.w.WriteHeader(http.StatusNoContent)
+}
+
+// error writes the interface's error body: {"code": code, "message": msg}.
+func (c *call) error(status int, code guildkit.ErrorCode, msg string) {
+	c.status = status
+	writeError(c.w, status, code, msg)
+}
+
+// formError answers 400 Invalid Form Body with the nested errors object
+// built from path → message ("roles.0" → "..."), as the platform does.
+func (c *call) formError(problems map[string]string) {
+	nested := map[string]any{}
+	for path, msg := range problems {
+		node := nested
+		parts := strings.Split(path, ".")
+		for _, p := range parts {
+			next, ok := node[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				node[p] = next
+			}
+			node = next
+		}
+		errs, _ := node["_errors"].([]any)
+		node["_errors"] = append(errs, map[string]string{"code": "BASE_TYPE_INVALID", "message": msg})
+	}
+	c.json(http.StatusBadRequest, map[string]any{
+		"code": guildkit.CodeInvalidFormBody, "message": "Invalid Form Body", "errors": nested,
+	})
+}
+
+func writeError(w http.ResponseWriter, status int, code guildkit.ErrorCode, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "message": msg})
+}
+
+// decode reads the JSON body into v, answering 400 when it is not valid.
+func (c *call) decode(v any) bool {
+	if err := json.NewDecoder(c.r.Body).Decode(v); err != nil {
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "The request body contains invalid JSON.")
+		return false
+	}
+	return true
+}
+
+// id parses the path wildcard name as a snowflake, answering 404 with code
+// when it is not one.
+func (c *call) id(name string, code guildkit.ErrorCode, what string) (guildkit.Snowflake, bool) {
+	id, err := guildkit.ParseSnowflake(c.r.PathValue(name))
+	if err != nil {
+		c.error(http.StatusNotFound, code, "Unknown "+what)
+		return 0, false
+	}
+	return id, true
+}

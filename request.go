@@ -1,0 +1,420 @@
+package guildkit
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/go-querystring/query"
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/seed012df1e9/guildkit/wire"
+)
+
+// RequestOption changes one call: [WithReason], [WithHeader],
+// [WithoutRateLimitRetry].
+type RequestOption func(*requestOptions)
+
+type requestOptions struct {
+	reason           string
+	hasReason        bool
+	header           http.Header
+	noRateLimitRetry bool
+}
+
+// WithReason records why an operation was done in the guild's audit log (the
+// X-Audit-Log-Reason header, percent-encoded so any text survives). Only
+// operations whose documentation says "Supports WithReason" accept it; on any
+// other the call fails with a [ValidationError] before sending.
+func WithReason(reason string) RequestOption {
+	return func(o *requestOptions) {
+		o.reason, o.hasReason = reason, true
+	}
+}
+
+// WithHeader sets an extra header on one call. Authorization and the headers
+// the client manages (Content-Type, User-Agent) cannot be overridden.
+func WithHeader(key, value string) RequestOption {
+	return func(o *requestOptions) {
+		if o.header == nil {
+			o.header = make(http.Header)
+		}
+		o.header.Set(key, value)
+	}
+}
+
+// WithoutRateLimitRetry makes a rate-limited call fail at once with a
+// [*RateLimitError] carrying the wait the service asked for, instead of
+// waiting and retrying, for callers that would rather skip a stale update.
+func WithoutRateLimitRetry() RequestOption {
+	return func(o *requestOptions) { o.noRateLimitRetry = true }
+}
+
+// auth says how a request authenticates.
+type auth uint8
+
+const (
+	authCredential auth = iota // the client's credential, required
+	authNone                   // no Authorization header at all (webhook tokens, widget image)
+)
+
+// request is one call of one operation, as a service method describes it.
+type request struct {
+	method   string
+	route    string // template, with placeholders such as {guild.id}
+	path     []any  // values for the placeholders, in order: Snowflake or string
+	query    any    // a struct for go-querystring, or nil
+	body     any    // encoded as JSON, or as payload_json when there are parts
+	parts    []formPart
+	auth     auth
+	auditLog bool // the operation accepts X-Audit-Log-Reason
+	opts     []RequestOption
+}
+
+// response is what a caller of do may need beyond the decoded body.
+type response struct {
+	Status int
+	Header http.Header
+}
+
+// maxResponseBody bounds how much of a JSON response is read. The largest
+// documented answer (1000 members) is well under 2 MiB.
+const maxResponseBody = 32 << 20
+
+// attemptKey carries an *attempt in the request's context, for the retry
+// policy and the log hook.
+type attemptKey struct{}
+
+// attempt is the state of one call across its attempts.
+type attempt struct {
+	method, route    string
+	replayable       bool
+	noRateLimitRetry bool
+	tries            int
+	wait             time.Duration // the next backoff, chosen by checkRetry
+	waitSet          bool          // whether checkRetry chose one
+	rateLimit        rateLimitInfo // from the last 429
+	limited          *RateLimitError
+}
+
+func attemptFrom(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	return a
+}
+
+// do sends r, decodes a successful JSON answer into out (when out is not nil
+// and there is a body), and maps failures to typed errors.
+func (c *Client) do(ctx context.Context, r *request, out any) (*response, error) {
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	res := &response{Status: resp.StatusCode, Header: resp.Header}
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		return res, nil
+	}
+	dec := json.NewDecoder(&limitedReader{r: resp.Body, n: maxResponseBody})
+	if err := dec.Decode(out); err != nil {
+		return res, &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
+	}
+	return res, nil
+}
+
+// send sends r and returns a successful response with its body open for the
+// caller to read and close. Every failure is a typed error.
+func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
+	var ro requestOptions
+	for _, o := range r.opts {
+		if o != nil {
+			o(&ro)
+		}
+	}
+	var v ValidationError
+	path, secrets := expandRoute(&v, r.route, r.path)
+	if ro.hasReason && !r.auditLog {
+		v.Add("reason", wire.CodeNotAllowed, "%s %s does not accept an audit-log reason", r.method, r.route)
+	}
+	u := c.baseURL.String() + path
+	if r.query != nil {
+		q, err := query.Values(r.query)
+		if err != nil {
+			v.Add("query", wire.CodeInvalid, "%v", err)
+		} else if len(q) > 0 {
+			u += "?" + q.Encode()
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if r.auth == authCredential && c.cred == nil {
+		return nil, fmt.Errorf("guildkit: %s %s: %w: this operation needs a bot or bearer token (see New)", r.method, r.route, ErrNoCredential)
+	}
+
+	var body any
+	contentType := ""
+	replayable := true
+	switch {
+	case len(r.parts) > 0:
+		parts := r.parts
+		if r.body != nil {
+			payload, err := json.Marshal(r.body)
+			if err != nil {
+				return nil, fmt.Errorf("guildkit: %s %s: encoding payload_json: %w", r.method, r.route, err)
+			}
+			parts = slices.Concat([]formPart{{field: "payload_json", contentType: "application/json", data: payload}}, parts)
+		}
+		mp, err := newMultipartBody(parts)
+		if err != nil {
+			return nil, fmt.Errorf("guildkit: %s %s: %w", r.method, r.route, err)
+		}
+		body = retryablehttp.ReaderFunc(mp.reader)
+		contentType = mp.contentType
+		replayable = mp.replayable
+	case r.body != nil:
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return nil, fmt.Errorf("guildkit: %s %s: encoding body: %w", r.method, r.route, err)
+		}
+		body = b
+		contentType = "application/json"
+	}
+
+	st := &attempt{method: r.method, route: r.route, replayable: replayable, noRateLimitRetry: ro.noRateLimitRetry}
+	ctx = context.WithValue(ctx, attemptKey{}, st)
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(err, secrets)}
+	}
+	for k, vals := range ro.header {
+		req.Header[k] = vals
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if r.auth == authCredential {
+		req.Header.Set("Authorization", c.cred.authorization())
+	} else {
+		req.Header.Del("Authorization")
+	}
+	if ro.hasReason {
+		req.Header.Set("X-Audit-Log-Reason", url.PathEscape(ro.reason))
+	}
+
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		var rl *RateLimitError
+		if errors.As(err, &rl) {
+			c.logDone(ctx, st, http.StatusTooManyRequests, start)
+			return nil, rl
+		}
+		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(unwrapURLError(err), secrets)}
+	}
+	c.logDone(ctx, st, resp.StatusCode, start)
+	if resp.StatusCode < 400 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route}
+	apiErr.parseErrorBody(raw)
+	if resp.StatusCode == http.StatusTooManyRequests {
+		info := st.rateLimit
+		if !info.parsed {
+			info = parseRateLimit(resp.Header, raw)
+		}
+		apiErr.RetryAfter = info.retryAfter
+		reason := "retries used up"
+		switch {
+		case st.noRateLimitRetry:
+			reason = "automatic retry turned off for this call"
+		case !st.replayable:
+			reason = "the request body cannot be sent again"
+		}
+		return nil, &RateLimitError{
+			Method: r.method, Route: r.route, RetryAfter: info.retryAfter, Global: info.global,
+			Bucket: info.bucket, Scope: info.scope, Reason: reason, Response: apiErr,
+		}
+	}
+	apiErr.RetryAfter, _ = parseRetryAfterHeader(resp.Header.Get("Retry-After"))
+	return nil, apiErr
+}
+
+// RequestError reports a call that got no answer: the connection failed or
+// broke, or the context ended. errors.Is(err, context.Canceled) and
+// errors.Is(err, context.DeadlineExceeded) work through it. Its text names
+// the route template, never the URL.
+type RequestError struct {
+	Method string
+	Route  string
+	Err    error
+}
+
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("guildkit: %s %s: %v", e.Method, e.Route, e.Err)
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// unwrapURLError drops the *url.Error layer, whose text holds the URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// redactedError hides secrets in an error's text while still answering
+// errors.Is for the error it hides (context.Canceled, for example).
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string        { return e.msg }
+func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+func redactErr(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	red := msg
+	for _, s := range secrets {
+		if s != "" {
+			red = strings.ReplaceAll(red, s, "<redacted>")
+			red = strings.ReplaceAll(red, url.PathEscape(s), "<redacted>")
+		}
+	}
+	if red == msg {
+		return err
+	}
+	return &redactedError{msg: red, err: err}
+}
+
+// expandRoute fills the placeholders of route with the escaped values, and
+// reports an empty or zero value as a missing path parameter. Values for
+// {webhook.token} placeholders are returned as secrets.
+func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
+	var b strings.Builder
+	var secrets []string
+	i := 0
+	for {
+		open := strings.IndexByte(route, '{')
+		if open < 0 {
+			b.WriteString(route)
+			break
+		}
+		end := strings.IndexByte(route[open:], '}') + open
+		b.WriteString(route[:open])
+		name := route[open+1 : end]
+		route = route[end+1:]
+		var s string
+		if i < len(args) {
+			switch a := args[i].(type) {
+			case Snowflake:
+				if a != 0 {
+					s = a.String()
+				}
+			case string:
+				s = a
+			default:
+				s = fmt.Sprint(a)
+			}
+		}
+		i++
+		if s == "" {
+			v.Add(name, wire.CodeRequired, "required path parameter is empty")
+		}
+		if strings.HasSuffix(name, ".token") {
+			secrets = append(secrets, s)
+		}
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String(), secrets
+}
+
+// isIdempotent reports whether sending a request with this method twice has
+// the same effect as sending it once.
+func isIdempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// limitedReader fails once more than n bytes are read, so that an oversized
+// answer is an error rather than a silently truncated decode.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+var errResponseTooLarge = fmt.Errorf("response body larger than %d bytes", maxResponseBody)
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errResponseTooLarge
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
+}
+
+// logAttempt is the transport's hook before each attempt.
+func (c *Client) logAttempt(r *http.Request, n int) {
+	ctx := r.Context()
+	if !c.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	st := attemptFrom(ctx)
+	if st == nil {
+		return
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: sending",
+		slog.String("method", st.method), slog.String("route", st.route), slog.Int("attempt", n+1))
+}
+
+func (c *Client) logDone(ctx context.Context, st *attempt, status int, start time.Time) {
+	if !c.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: done",
+		slog.String("method", st.method), slog.String("route", st.route), slog.Int("status", status),
+		slog.Int("attempts", max(st.tries, 1)), slog.Duration("elapsed", time.Since(start)))
+}
+
+// isPermanent reports transport errors that no retry can cure.
+func isPermanent(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	return errors.As(err, &certErr)
+}
+
+// queryOf returns params for go-querystring, or nil when params is a nil
+// pointer (so that a nil *XParams means "no parameters").
+func queryOf[P any](params *P) any {
+	if params == nil {
+		return nil
+	}
+	return params
+}
