@@ -57,6 +57,7 @@ type Server struct {
 	botToken string
 	users    map[guildkit.Snowflake]*guildkit.User
 	guilds   map[guildkit.Snowflake]*guildState
+	invites  map[string]*inviteState // by code
 	events   []Event
 	requests []Request
 }

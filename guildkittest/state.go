@@ -330,3 +330,12 @@ func (c *call) requireAny(gs *guildState, any guildkit.Permissions) bool {
 	c.error(http.StatusForbidden, guildkit.CodeMissingPermissions, "Missing Permissions")
 	return false
 }
+
+// Permissions returns the guild-level permissions of a user as the server
+// computes them: everything for the owner and ADMINISTRATOR holders, else the
+// union of @everyone and the member's roles; none for a non-member.
+func (s *Server) Permissions(guildID, userID guildkit.Snowflake) guildkit.Permissions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mustGuild(guildID).permissions(userID)
+}
