@@ -56,6 +56,8 @@ type Client struct {
 	http      *retryablehttp.Client
 	retry     retryPolicy
 
+	reservedWebhookNames []string // nil means defaultReservedWebhookNames
+
 	Guilds   *GuildService   // guild settings, widget, welcome screen, onboarding, incidents, integrations
 	Channels *ChannelService // guild channels and threads
 	Members  *MemberService  // guild members and prune
@@ -77,6 +79,8 @@ type config struct {
 	userAgent  string
 	logger     *slog.Logger
 	retry      retryPolicy
+
+	reservedWebhookNames []string // WithReservedWebhookNames; nil means the defaults
 }
 
 // WithBaseURL sets the interface's address, such as
@@ -199,6 +203,8 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		userAgent: cfg.userAgent,
 		logger:    logger,
 		retry:     cfg.retry,
+
+		reservedWebhookNames: cfg.reservedWebhookNames,
 	}
 	hc := cfg.httpClient
 	if hc == nil {

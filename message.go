@@ -1,0 +1,442 @@
+package guildkit
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/seed012df1e9/guildkit/wire"
+)
+
+// Message is a message in a channel, as webhook operations return it. The
+// interface names the message object without listing its fields; these are
+// the reference platform's, as far as webhook messages use them.
+type Message struct {
+	ID        Snowflake `json:"id"`
+	ChannelID Snowflake `json:"channel_id"`
+	// Author is the webhook for a webhook message: its id, its name (or the
+	// execution's username override) and avatar, with Bot set.
+	Author          *User      `json:"author,omitempty"`
+	Content         string     `json:"content"`
+	Timestamp       time.Time  `json:"timestamp"`
+	EditedTimestamp *time.Time `json:"edited_timestamp"` // nil until edited
+	TTS             bool       `json:"tts"`
+	// MentionEveryone, Mentions and MentionRoles are built from the content
+	// (from the Text Display components of a Components V2 message) under the
+	// request's allowed mentions, and rebuilt on every edit of the content.
+	MentionEveryone bool            `json:"mention_everyone"`
+	Mentions        []User          `json:"mentions"`
+	MentionRoles    []Snowflake     `json:"mention_roles"`
+	Attachments     []Attachment    `json:"attachments"`
+	Embeds          []Embed         `json:"embeds"`
+	Pinned          bool            `json:"pinned"`
+	WebhookID       *Snowflake      `json:"webhook_id,omitempty"`
+	Type            MessageType     `json:"type"`
+	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks
+	Flags           MessageFlags    `json:"flags,omitempty"`
+	Components      json.RawMessage `json:"components,omitzero"` // TODO(components)
+	Poll            *Poll           `json:"poll,omitempty"`
+	// Thread is the thread the message started, when Execute Webhook made
+	// one (thread_name in a forum or media channel).
+	Thread *Channel `json:"thread,omitempty"`
+}
+
+// MessageType is the kind of a message. Webhook messages are
+// [MessageTypeDefault].
+type MessageType int
+
+// Message types used by webhook messages.
+const (
+	MessageTypeDefault MessageType = 0
+	MessageTypeReply   MessageType = 19
+)
+
+// String returns "DEFAULT" or "REPLY".
+func (t MessageType) String() string {
+	switch t {
+	case MessageTypeDefault:
+		return "DEFAULT"
+	case MessageTypeReply:
+		return "REPLY"
+	}
+	return enumString("MessageType", nil, int(t))
+}
+
+// MessageFlags is the bit set of a message's flags. Webhook executions may
+// set only [MessageFlagSuppressEmbeds], [MessageFlagSuppressNotifications]
+// and [MessageFlagIsComponentsV2]; edits only SuppressEmbeds and
+// IsComponentsV2.
+type MessageFlags int
+
+// Message flags, the reference platform's.
+const (
+	MessageFlagCrossposted                      MessageFlags = 1 << 0
+	MessageFlagIsCrosspost                      MessageFlags = 1 << 1
+	MessageFlagSuppressEmbeds                   MessageFlags = 1 << 2 // no embeds shown for the message's links
+	MessageFlagSourceMessageDeleted             MessageFlags = 1 << 3
+	MessageFlagUrgent                           MessageFlags = 1 << 4
+	MessageFlagHasThread                        MessageFlags = 1 << 5
+	MessageFlagEphemeral                        MessageFlags = 1 << 6
+	MessageFlagLoading                          MessageFlags = 1 << 7
+	MessageFlagFailedToMentionSomeRolesInThread MessageFlags = 1 << 8
+	MessageFlagSuppressNotifications            MessageFlags = 1 << 12 // no push or desktop notification
+	MessageFlagIsVoiceMessage                   MessageFlags = 1 << 13
+	MessageFlagHasSnapshot                      MessageFlags = 1 << 14
+	// MessageFlagIsComponentsV2 (32768) makes the message hold only
+	// components: no content, embeds, files or poll. Once set it cannot be
+	// removed.
+	MessageFlagIsComponentsV2 MessageFlags = 1 << 15
+)
+
+var messageFlagNames = []string{
+	"CROSSPOSTED", "IS_CROSSPOST", "SUPPRESS_EMBEDS", "SOURCE_MESSAGE_DELETED", "URGENT",
+	"HAS_THREAD", "EPHEMERAL", "LOADING", "FAILED_TO_MENTION_SOME_ROLES_IN_THREAD", "", "", "",
+	"SUPPRESS_NOTIFICATIONS", "IS_VOICE_MESSAGE", "HAS_SNAPSHOT", "IS_COMPONENTS_V2",
+}
+
+// Has reports whether every flag of g is set in f.
+func (f MessageFlags) Has(g MessageFlags) bool { return f&g == g }
+
+// String names the set flags: "SUPPRESS_EMBEDS|IS_COMPONENTS_V2".
+func (f MessageFlags) String() string { return flagString(messageFlagNames, uint64(uint32(f))) }
+
+// Attachment is a file attached to a message.
+type Attachment struct {
+	ID          Snowflake `json:"id"`
+	Filename    string    `json:"filename"`
+	Title       string    `json:"title,omitempty"`
+	Description string    `json:"description,omitempty"` // alt text, up to 1024 characters
+	ContentType string    `json:"content_type,omitempty"`
+	Size        int64     `json:"size"` // bytes
+	URL         string    `json:"url"`
+	ProxyURL    string    `json:"proxy_url"`
+	Height      *int      `json:"height,omitempty"` // images only
+	Width       *int      `json:"width,omitempty"`  // images only
+	Ephemeral   bool      `json:"ephemeral,omitempty"`
+	Flags       int       `json:"flags,omitempty"`
+}
+
+// PartialAttachment names an attachment in a request's attachments list.
+//
+// With files (Execute, Edit): an ID below the number of files refers to the
+// file of that index (files[ID]) and gives its Filename and Description; the
+// client adds an entry for every file the list does not describe. In an edit,
+// other IDs are existing attachments of the message to keep; attachments not
+// listed are removed.
+type PartialAttachment struct {
+	ID          Snowflake `json:"id"`
+	Filename    string    `json:"filename,omitempty"`
+	Description string    `json:"description,omitempty"`
+}
+
+// Embed is rich content of a message, the reference platform's embed. In a
+// request every field may be set except Type (always rich), Provider, Video,
+// and the proxy URLs and sizes of images; the client refuses those.
+type Embed struct {
+	Title       string    `json:"title,omitempty"`       // up to 256 characters
+	Type        EmbedType `json:"type,omitempty"`        // "rich" for embeds a webhook sends
+	Description string    `json:"description,omitempty"` // up to 4096 characters
+	URL         string    `json:"url,omitempty"`
+	Timestamp   time.Time `json:"timestamp,omitzero"`
+	// Color is the colour of the embed's left border, 0xRRGGBB; omitted means
+	// the default.
+	Color     Opt[int]       `json:"color,omitzero"`
+	Footer    *EmbedFooter   `json:"footer,omitempty"`
+	Image     *EmbedMedia    `json:"image,omitempty"`
+	Thumbnail *EmbedMedia    `json:"thumbnail,omitempty"`
+	Video     *EmbedMedia    `json:"video,omitempty"`    // response only
+	Provider  *EmbedProvider `json:"provider,omitempty"` // response only
+	Author    *EmbedAuthor   `json:"author,omitempty"`
+	Fields    []EmbedField   `json:"fields,omitzero"` // up to 25
+}
+
+// EmbedType is the kind of an embed: "rich" for embeds sent by webhooks and
+// bots, others for link previews.
+type EmbedType string
+
+// Embed types.
+const (
+	EmbedTypeRich    EmbedType = "rich"
+	EmbedTypeImage   EmbedType = "image"
+	EmbedTypeVideo   EmbedType = "video"
+	EmbedTypeGIFV    EmbedType = "gifv"
+	EmbedTypeArticle EmbedType = "article"
+	EmbedTypeLink    EmbedType = "link"
+)
+
+// EmbedFooter is an embed's footer.
+type EmbedFooter struct {
+	Text         string `json:"text"` // up to 2048 characters
+	IconURL      string `json:"icon_url,omitempty"`
+	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
+}
+
+// EmbedMedia is an embed's image, thumbnail or video. Only URL may be set in a
+// request.
+type EmbedMedia struct {
+	URL      string `json:"url"`
+	ProxyURL string `json:"proxy_url,omitempty"`
+	Height   int    `json:"height,omitempty"`
+	Width    int    `json:"width,omitempty"`
+}
+
+// EmbedProvider is the site a link preview comes from (response only).
+type EmbedProvider struct {
+	Name string `json:"name,omitempty"`
+	URL  string `json:"url,omitempty"`
+}
+
+// EmbedAuthor is an embed's author line.
+type EmbedAuthor struct {
+	Name         string `json:"name"` // up to 256 characters
+	URL          string `json:"url,omitempty"`
+	IconURL      string `json:"icon_url,omitempty"`
+	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
+}
+
+// EmbedField is one name/value field of an embed.
+type EmbedField struct {
+	Name   string `json:"name"`  // up to 256 characters
+	Value  string `json:"value"` // up to 1024 characters
+	Inline bool   `json:"inline,omitempty"`
+}
+
+// AllowedMentions controls which mentions in a message notify (ping). When a
+// request carries none, every mention in the content notifies.
+type AllowedMentions struct {
+	// Parse lists the kinds of mention parsed from the content. An empty,
+	// non-nil list parses none; nil leaves the key out (then only Users and
+	// Roles notify).
+	Parse []AllowedMentionType `json:"parse,omitzero"`
+	// Roles and Users notify when mentioned, up to 100 each. Roles must not be
+	// combined with Parse holding "roles", nor Users with "users".
+	Roles       []Snowflake `json:"roles,omitzero"`
+	Users       []Snowflake `json:"users,omitzero"`
+	RepliedUser bool        `json:"replied_user,omitempty"` // for replies, whether the replied-to author is pinged
+}
+
+// AllowedMentionType is a kind of mention in [AllowedMentions].Parse.
+type AllowedMentionType string
+
+// Allowed mention types.
+const (
+	AllowedMentionRoles    AllowedMentionType = "roles"    // <@&id>
+	AllowedMentionUsers    AllowedMentionType = "users"    // <@id>
+	AllowedMentionEveryone AllowedMentionType = "everyone" // @everyone and @here
+)
+
+// maxAllowedMentionIDs is the platform's bound on AllowedMentions.Users and
+// Roles.
+const maxAllowedMentionIDs = 100
+
+func (a AllowedMentions) validate(v *ValidationError, path string) {
+	parses := map[AllowedMentionType]bool{}
+	for i, p := range a.Parse {
+		switch p {
+		case AllowedMentionRoles, AllowedMentionUsers, AllowedMentionEveryone:
+		default:
+			v.Add(wire.JoinPath(path, "parse["+itoa(i)+"]"), wire.CodeInvalid, "%q is not one of roles, users, everyone", p)
+		}
+		if parses[p] {
+			v.Add(wire.JoinPath(path, "parse["+itoa(i)+"]"), wire.CodeDuplicate, "%q is listed twice", p)
+		}
+		parses[p] = true
+	}
+	if parses[AllowedMentionUsers] && len(a.Users) > 0 {
+		v.Add(wire.JoinPath(path, "users"), wire.CodeConflict, "cannot list users when parse holds \"users\"")
+	}
+	if parses[AllowedMentionRoles] && len(a.Roles) > 0 {
+		v.Add(wire.JoinPath(path, "roles"), wire.CodeConflict, "cannot list roles when parse holds \"roles\"")
+	}
+	if len(a.Users) > maxAllowedMentionIDs {
+		v.Add(wire.JoinPath(path, "users"), wire.CodeLength, "at most %d users, got %d", maxAllowedMentionIDs, len(a.Users))
+	}
+	if len(a.Roles) > maxAllowedMentionIDs {
+		v.Add(wire.JoinPath(path, "roles"), wire.CodeLength, "at most %d roles, got %d", maxAllowedMentionIDs, len(a.Roles))
+	}
+}
+
+// Poll is a poll attached to a message, as the service returns it.
+type Poll struct {
+	Question         PollMedia      `json:"question"`
+	Answers          []PollAnswer   `json:"answers"`
+	Expiry           *time.Time     `json:"expiry"`
+	AllowMultiselect bool           `json:"allow_multiselect"`
+	LayoutType       PollLayoutType `json:"layout_type"`
+	Results          *PollResults   `json:"results,omitempty"`
+}
+
+// PollCreate is the poll request object of Execute Webhook.
+type PollCreate struct {
+	Question PollMedia    `json:"question"` // Text required, up to 300 characters
+	Answers  []PollAnswer `json:"answers"`  // 1-10; Text up to 55 characters
+	// Duration is how long the poll is open, in hours: 1-768 (32 days);
+	// omitted means 24.
+	Duration         Opt[int]       `json:"duration,omitzero"`
+	AllowMultiselect bool           `json:"allow_multiselect,omitempty"`
+	LayoutType       PollLayoutType `json:"layout_type,omitempty"`
+}
+
+// PollMedia is a poll's question or an answer's text and emoji.
+type PollMedia struct {
+	Text  string `json:"text,omitempty"`
+	Emoji *Emoji `json:"emoji,omitempty"`
+}
+
+// PollAnswer is one answer of a poll. AnswerID is set by the service.
+type PollAnswer struct {
+	AnswerID  int       `json:"answer_id,omitempty"`
+	PollMedia PollMedia `json:"poll_media"`
+}
+
+// PollResults are a poll's vote counts.
+type PollResults struct {
+	IsFinalized  bool              `json:"is_finalized"`
+	AnswerCounts []PollAnswerCount `json:"answer_counts"`
+}
+
+// PollAnswerCount is the vote count of one answer.
+type PollAnswerCount struct {
+	ID      int  `json:"id"`
+	Count   int  `json:"count"`
+	MeVoted bool `json:"me_voted"`
+}
+
+// PollLayoutType is the layout of a poll; 1 is the default.
+type PollLayoutType int
+
+// Poll layouts.
+const PollLayoutDefault PollLayoutType = 1
+
+// Limits of messages, the interface's (content, embeds) and the reference
+// platform's (embed texts, polls).
+const (
+	MaxMessageContent      = 2000 // characters of content
+	MaxMessageEmbeds       = 10   // embeds per message
+	MaxEmbedTitle          = 256
+	MaxEmbedDescription    = 4096
+	MaxEmbedFields         = 25
+	MaxEmbedFieldName      = 256
+	MaxEmbedFieldValue     = 1024
+	MaxEmbedFooterText     = 2048
+	MaxEmbedAuthorName     = 256
+	MaxEmbedTotal          = 6000 // characters across all embeds of a message
+	MaxPollQuestion        = 300
+	MaxPollAnswers         = 10
+	MaxPollAnswerText      = 55
+	MaxPollDurationHours   = 768
+	MaxAttachmentAltText   = 1024
+	maxWebhookMessageFiles = 10
+)
+
+// validateEmbeds checks embeds against the interface's rules (type rich;
+// provider, video and the proxy URLs and sizes of images are not settable)
+// and the reference platform's text limits.
+func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
+	if len(embeds) > MaxMessageEmbeds {
+		v.Add(path, wire.CodeLength, "at most %d embeds, got %d", MaxMessageEmbeds, len(embeds))
+	}
+	total := 0
+	for i, e := range embeds {
+		p := path + "[" + itoa(i) + "]"
+		if e.Type != "" && e.Type != EmbedTypeRich {
+			v.Add(p+".type", wire.CodeNotAllowed, "a sent embed is always rich, got %q", e.Type)
+		}
+		if e.Provider != nil {
+			v.Add(p+".provider", wire.CodeNotAllowed, "provider cannot be set")
+		}
+		if e.Video != nil {
+			v.Add(p+".video", wire.CodeNotAllowed, "video cannot be set")
+		}
+		for name, m := range map[string]*EmbedMedia{"image": e.Image, "thumbnail": e.Thumbnail} {
+			if m == nil {
+				continue
+			}
+			if m.URL == "" {
+				v.Add(p+"."+name+".url", wire.CodeRequired, "url is required")
+			}
+			if m.ProxyURL != "" || m.Height != 0 || m.Width != 0 {
+				v.Add(p+"."+name, wire.CodeNotAllowed, "proxy_url, height and width cannot be set")
+			}
+		}
+		if c, ok := e.Color.Get(); ok && (c < 0 || c > 0xFFFFFF) {
+			v.Add(p+".color", wire.CodeRange, "0x000000-0xFFFFFF, got %#x", c)
+		} else if e.Color.IsNull() {
+			v.Add(p+".color", wire.CodeNotNull, "color cannot be null")
+		}
+		total += maxLen(v, p+".title", e.Title, MaxEmbedTitle)
+		total += maxLen(v, p+".description", e.Description, MaxEmbedDescription)
+		if e.Footer != nil {
+			total += maxLen(v, p+".footer.text", e.Footer.Text, MaxEmbedFooterText)
+			if e.Footer.Text == "" {
+				v.Add(p+".footer.text", wire.CodeRequired, "footer text is required")
+			}
+			if e.Footer.ProxyIconURL != "" {
+				v.Add(p+".footer.proxy_icon_url", wire.CodeNotAllowed, "proxy_icon_url cannot be set")
+			}
+		}
+		if e.Author != nil {
+			total += maxLen(v, p+".author.name", e.Author.Name, MaxEmbedAuthorName)
+			if e.Author.Name == "" {
+				v.Add(p+".author.name", wire.CodeRequired, "author name is required")
+			}
+			if e.Author.ProxyIconURL != "" {
+				v.Add(p+".author.proxy_icon_url", wire.CodeNotAllowed, "proxy_icon_url cannot be set")
+			}
+		}
+		if len(e.Fields) > MaxEmbedFields {
+			v.Add(p+".fields", wire.CodeLength, "at most %d fields, got %d", MaxEmbedFields, len(e.Fields))
+		}
+		for j, f := range e.Fields {
+			fp := p + ".fields[" + itoa(j) + "]"
+			if f.Name == "" {
+				v.Add(fp+".name", wire.CodeRequired, "field name is required")
+			}
+			if f.Value == "" {
+				v.Add(fp+".value", wire.CodeRequired, "field value is required")
+			}
+			total += maxLen(v, fp+".name", f.Name, MaxEmbedFieldName)
+			total += maxLen(v, fp+".value", f.Value, MaxEmbedFieldValue)
+		}
+	}
+	if total > MaxEmbedTotal {
+		v.Add(path, wire.CodeLength, "at most %d characters across all embeds, got %d", MaxEmbedTotal, total)
+	}
+}
+
+// validatePoll checks a poll request against the reference platform's
+// bounds.
+func validatePoll(v *ValidationError, path string, p PollCreate) {
+	if p.Question.Text == "" {
+		v.Add(path+".question.text", wire.CodeRequired, "the question text is required")
+	}
+	maxLen(v, path+".question.text", p.Question.Text, MaxPollQuestion)
+	if len(p.Answers) == 0 || len(p.Answers) > MaxPollAnswers {
+		v.Add(path+".answers", wire.CodeLength, "1-%d answers, got %d", MaxPollAnswers, len(p.Answers))
+	}
+	for i, a := range p.Answers {
+		ap := path + ".answers[" + itoa(i) + "].poll_media.text"
+		if a.PollMedia.Text == "" {
+			v.Add(ap, wire.CodeRequired, "answer text is required")
+		}
+		maxLen(v, ap, a.PollMedia.Text, MaxPollAnswerText)
+	}
+	if d, ok := p.Duration.Get(); ok && (d < 1 || d > MaxPollDurationHours) {
+		v.Add(path+".duration", wire.CodeRange, "1-%d hours, got %d", MaxPollDurationHours, d)
+	} else if p.Duration.IsNull() {
+		v.Add(path+".duration", wire.CodeNotNull, "duration cannot be null")
+	}
+}
+
+// maxLen reports s longer than max characters at path, and returns its
+// length in characters.
+func maxLen(v *ValidationError, path, s string, max int) int {
+	n := utf8.RuneCountInString(s)
+	if n > max {
+		v.Add(path, wire.CodeLength, "at most %d characters, got %d", max, n)
+	}
+	return n
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
