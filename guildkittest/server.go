@@ -60,6 +60,8 @@ type Server struct {
 	invites  map[string]*inviteState // by code
 	events   []Event
 	requests []Request
+
+	webhooks *webhookStore // webhooks, their messages, webhook thread state; made on first use
 }
 
 // Event is a gateway event an operation emitted.
@@ -280,6 +282,7 @@ func (s *Server) routes(m *http.ServeMux) {
 	// Each resource registers its routes in its own file.
 	for _, register := range []func(registrar){
 		s.guildRoutes,
+		s.webhookRoutes,
 	} {
 		register(reg)
 	}
