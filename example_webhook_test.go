@@ -1,0 +1,84 @@
+package guildkit_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/guildkittest"
+)
+
+func ExampleWebhookService_Execute() {
+	srv := guildkittest.New() // in a test: guildkittest.NewServer(t)
+	defer srv.Close()
+	g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "releases", Type: guildkit.ChannelTypeGuildText})
+	hook := srv.AddWebhook(ch.ID, "Release Bot")
+
+	// Token operations need no credential.
+	client, err := guildkit.New(nil, guildkit.WithBaseURL(srv.BaseURL()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg, err := client.Webhooks.Execute(context.Background(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
+		Wait:    guildkit.Some(true), // answer with the message
+		Content: guildkit.Some("v1.2.0 is out"),
+		Embeds:  []guildkit.Embed{{Title: "Changelog", Color: guildkit.Some(0x00add8)}},
+		Files:   []guildkit.File{{Name: "CHANGES.txt", Reader: strings.NewReader("- webhooks\n")}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(msg.Author.Username, "said:", msg.Content)
+	fmt.Println(msg.Embeds[0].Title, msg.Attachments[0].Filename, msg.Attachments[0].Size)
+
+	// Problems are found before anything is sent.
+	_, err = client.Webhooks.Execute(context.Background(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
+		Content: guildkit.Some("hidden"),
+		Flags:   guildkit.Some(guildkit.MessageFlagIsComponentsV2),
+	})
+	fmt.Println(err)
+	// Output:
+	// Release Bot said: v1.2.0 is out
+	// Changelog CHANGES.txt 11
+	// guildkit: invalid request: content: a message with IS_COMPONENTS_V2 holds only components: no content
+}
+
+func ExampleNewWebhookClient() {
+	wc, err := guildkit.NewWebhookClient("https://chat.example.com/api/v10/webhooks/223704706495545344/s3cr3t-t0k3n")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(wc.ID())
+	fmt.Println(wc) // the token is never printed
+	_, err = guildkit.NewWebhookClient("https://chat.example.com/webhooks/not-an-id/s3cr3t-t0k3n")
+	fmt.Println(err)
+
+	// Against the in-memory server: the webhook's URL is all it needs.
+	srv := guildkittest.New()
+	defer srv.Close()
+	g := srv.AddGuild(guildkit.Guild{})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "alerts", Type: guildkit.ChannelTypeGuildText})
+	hook := srv.AddWebhook(ch.ID, "Pager")
+	wc, err = guildkit.NewWebhookClient(srv.BaseURL() + "/webhooks/" + hook.ID.String() + "/" + hook.Token)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	msg, err := wc.Execute(ctx, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("disk 91% full")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg, err = wc.EditMessage(ctx, msg.ID, &guildkit.WebhookMessageEditParams{Content: guildkit.Some("disk 60% full (resolved)")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(msg.Content, msg.EditedTimestamp != nil)
+	// Output:
+	// 223704706495545344
+	// https://chat.example.com/api/v10/webhooks/223704706495545344/<redacted>
+	// guildkit: NewWebhookClient: the webhook id "not-an-id" is not a snowflake
+	// disk 60% full (resolved) true
+}

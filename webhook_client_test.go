@@ -1,0 +1,114 @@
+package guildkit_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+func TestNewWebhookClientParsesURLs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ url, base string }{
+		{"https://chat.example.com/api/v10/webhooks/123/tok-EN", "https://chat.example.com/api/v10"},
+		{"https://chat.example.com/api/webhooks/123/tok-EN", "https://chat.example.com/api"},
+		{"https://hooks.example.org/webhooks/123/tok-EN/", "https://hooks.example.org"},
+		{"http://127.0.0.1:8080/prefix/api/v9/webhooks/123/tok-EN", "http://127.0.0.1:8080/prefix/api/v9"},
+		{"  https://chat.example.com/webhooks/123/tok-EN  ", "https://chat.example.com"},
+	} {
+		wc, err := guildkit.NewWebhookClient(tc.url)
+		require.NoError(t, err, tc.url)
+		assert.Equal(t, guildkit.Snowflake(123), wc.ID())
+		assert.Equal(t, tc.base, wc.Client().BaseURL(), tc.url)
+		assert.Equal(t, tc.base+"/webhooks/123/<redacted>", wc.String())
+		for _, s := range []string{fmt.Sprint(wc), fmt.Sprintf("%+v", wc), fmt.Sprintf("%#v", wc)} {
+			assert.NotContains(t, s, "tok-EN")
+		}
+	}
+	for _, bad := range []string{
+		"",
+		"not a url at all tok-EN",
+		"ftp://chat.example.com/webhooks/123/tok-EN",
+		"/webhooks/123/tok-EN",
+		"https://chat.example.com/hooks/123/tok-EN",
+		"https://chat.example.com/webhooks/123",
+		"https://chat.example.com/webhooks/123/tok-EN/extra",
+		"https://chat.example.com/webhooks/abc/tok-EN",
+		"https://chat.example.com/webhooks/0/tok-EN",
+		"https://chat.example.com/webhooks/123/%20",
+		"https://chat.example.com/webhooks/123/tok-EN?wait=true",
+		"https://chat.example.com/webhooks/123/tok-EN#frag",
+		"https://user:tok-EN@chat.example.com/webhooks/123/tok-EN",
+		"https://chat.example.com/webhooks/123/tok-EN%zz",
+		"http://[::1/webhooks/123/tok-EN",
+	} {
+		_, err := guildkit.NewWebhookClient(bad)
+		require.Error(t, err, bad)
+		assert.NotContains(t, err.Error(), "tok-EN", "error for %q shows the token", bad)
+		assert.True(t, strings.HasPrefix(err.Error(), "guildkit: "), err.Error())
+	}
+	_, err := guildkit.NewWebhookClient("https://chat.example.com/webhooks/123/tok-EN", guildkit.WithHTTPClient(nil))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "tok-EN")
+}
+
+func TestWebhookClientOperations(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t)
+	ctx := context.Background()
+	// The URL of the server without its API prefix works as well.
+	for _, base := range []string{f.srv.BaseURL(), f.srv.URL} {
+		hook := f.srv.AddWebhook(f.channel.ID, "Client Hook")
+		wc, err := guildkit.NewWebhookClient(base + "/webhooks/" + hook.ID.String() + "/" + hook.Token)
+		require.NoError(t, err)
+
+		w, err := wc.Get(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, "Client Hook", *w.Name)
+		assert.Nil(t, w.User)
+
+		m, err := wc.Execute(ctx, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("hello")})
+		require.NoError(t, err)
+		got, err := wc.GetMessage(ctx, m.ID, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "hello", got.Content)
+		ed, err := wc.EditMessage(ctx, m.ID, &guildkit.WebhookMessageEditParams{Content: guildkit.Some("edited")})
+		require.NoError(t, err)
+		assert.Equal(t, "edited", ed.Content)
+		m2, err := wc.ExecuteChatCompat(ctx, &guildkit.ChatCompatPayload{Text: "chat"}, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "chat", m2.Content)
+		m3, err := wc.ExecuteRepoCompat(ctx, guildkit.RepoEventPush, []byte(`{"ref":"refs/heads/dev","commits":[{}]}`), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "[repository:dev] 1 new commit", m3.Content)
+		require.NoError(t, wc.DeleteMessage(ctx, m.ID, nil))
+		_, err = wc.GetMessage(ctx, m.ID, nil)
+		requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+		assert.NotContains(t, err.Error(), hook.Token)
+
+		w, err = wc.Modify(ctx, &guildkit.WebhookModifyWithTokenParams{Name: guildkit.Some("Renamed")})
+		require.NoError(t, err)
+		assert.Equal(t, "Renamed", *w.Name)
+		require.NoError(t, wc.Delete(ctx))
+		_, err = wc.Get(ctx)
+		requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+		assert.NotContains(t, err.Error(), hook.Token)
+	}
+	for _, r := range f.srv.Requests() {
+		assert.Empty(t, r.Header.Get("Authorization"))
+	}
+
+	wrong, err := guildkit.NewWebhookClient(f.srv.BaseURL() + "/webhooks/" + f.hook.ID.String() + "/not-the-token")
+	require.NoError(t, err)
+	_, err = wrong.Execute(ctx, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x")})
+	requireAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
+	assert.NotContains(t, err.Error(), "not-the-token")
+	_, err = wrong.Client().Webhooks.Get(ctx, f.hook.ID)
+	assert.ErrorIs(t, err, guildkit.ErrNoCredential, "the webhook client has no bot credential")
+}
