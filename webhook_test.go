@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -551,6 +552,9 @@ func TestWebhookExecuteValidation(t *testing.T) {
 		{`{"content":"x","flags":64}`, guildkit.CodeInvalidFormBody, "flags"},
 		{`{"content":"x","flags":32768}`, guildkit.CodeInvalidFormBody, "content"},
 		{`{"content":"x","thread_name":"t"}`, guildkit.CodeInvalidRequest, ""},
+		{`{"embeds":[{"title":"t"}],"flags":32768}`, guildkit.CodeInvalidFormBody, "embeds"},
+		{`{"poll":{"question":{"text":"q"},"answers":[{"poll_media":{"text":"a"}}]},"flags":32768}`, guildkit.CodeInvalidFormBody, "poll"},
+		{`{"content":"x","username":"Clyde"}`, guildkit.CodeInvalidFormBody, "username"},
 	} {
 		_, err := guildkit.ExportDoNoAuth(f.c, ctx, "POST", "/webhooks/{webhook.id}/{webhook.token}", json.RawMessage(body.json), nil, f.hook.ID, f.hook.Token)
 		ae := requireAPIError(t, err, http.StatusBadRequest, body.code)
@@ -1073,4 +1077,27 @@ func slogTo(w io.Writer) *slog.Logger {
 func v2Text(s string) guildkit.Opt[json.RawMessage] {
 	b, _ := json.Marshal([]any{map[string]any{"type": 10, "content": s}})
 	return guildkit.Some(json.RawMessage(b))
+}
+
+// TestWebhookServerRefusesFilesInV2Message sends a raw multipart body the
+// client would refuse: files with IS_COMPONENTS_V2.
+func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t, guildkittest.WebhookOfType(guildkit.WebhookTypeIncoming))
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	require.NoError(t, mw.WriteField("payload_json", `{"flags":32768,"components":[{"type":10,"content":"x"}]}`))
+	fw, err := mw.CreateFormFile("files[0]", "a.txt")
+	require.NoError(t, err)
+	_, _ = fw.Write([]byte("aaa"))
+	require.NoError(t, mw.Close())
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	resp, err := (&http.Client{Transport: tr}).Post(f.srv.BaseURL()+"/webhooks/"+f.hook.ID.String()+"/"+f.hook.Token+"?with_components=true", mw.FormDataContentType(), &body)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, string(raw), `"attachments"`)
+	assert.Contains(t, string(raw), "IS_COMPONENTS_V2")
 }
