@@ -295,6 +295,13 @@ func TestWebhookPermissions(t *testing.T) {
 	_, err = pleb.Webhooks.Modify(ctx, f.hook.ID, &guildkit.WebhookModifyParams{Name: guildkit.Some("y")})
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	assert.ErrorIs(t, pleb.Webhooks.Delete(ctx, f.hook.ID), guildkit.ErrForbidden)
+	_, err = f.c.Webhooks.ListGuild(ctx, 4242)
+	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownGuild)
+	stranger := f.srv.ClientAs(f.srv.AddUser(guildkit.User{Username: "stranger"}).ID)
+	_, err = stranger.Webhooks.ListGuild(ctx, f.guild.ID)
+	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
+	_, err = stranger.Webhooks.ListChannel(ctx, f.channel.ID)
+	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
 
 	// A role with MANAGE_WEBHOOKS is enough.
 	r := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "hooks", Permissions: guildkit.PermissionManageWebhooks})

@@ -584,45 +584,59 @@ type receivedFile struct {
 }
 
 // readMessageBody reads a JSON body, or a multipart one (payload_json and
-// files[n], streamed). It answers 400 and returns false on a bad body.
+// files[n], streamed: file parts are counted and dropped). It answers 400
+// and returns false on a bad body. While it reads a multipart body it
+// releases s.mu, so that a large upload does not hold up other requests;
+// callers look their state up again afterwards.
 func (c *call) readMessageBody() (messageBody, []receivedFile, bool) {
 	var b messageBody
 	mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
 		return b, nil, c.decode(&b)
 	}
-	mr, err := c.r.MultipartReader()
-	if err != nil {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body")
+	c.s.mu.Unlock()
+	files, bad, problem := readMultipartMessage(c.r, &b)
+	c.s.mu.Lock()
+	switch {
+	case bad != "":
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, bad)
+		return b, nil, false
+	case problem != nil:
+		c.formError(problem)
 		return b, nil, false
 	}
-	var files []receivedFile
+	return b, files, true
+}
+
+// readMultipartMessage reads payload_json into b and counts the files[n]
+// parts. It touches no server state.
+func readMultipartMessage(r *http.Request, b *messageBody) (files []receivedFile, bad string, problem map[string]string) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, "Invalid multipart body", nil
+	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			break
+			return files, "", nil
 		}
 		if err != nil {
-			c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body")
-			return b, nil, false
+			return nil, "Invalid multipart body", nil
 		}
 		name := part.FormName()
 		switch {
 		case name == "payload_json":
-			if err := json.NewDecoder(io.LimitReader(part, 1<<20)).Decode(&b); err != nil {
-				c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "The payload_json part is not valid JSON.")
-				return b, nil, false
+			if err := json.NewDecoder(io.LimitReader(part, 1<<20)).Decode(b); err != nil {
+				return nil, "The payload_json part is not valid JSON.", nil
 			}
 		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
 			n, err := strconv.Atoi(name[len("files[") : len(name)-1])
 			if err != nil || n < 0 {
-				c.formError(map[string]string{name: "Invalid file field"})
-				return b, nil, false
+				return nil, "", map[string]string{name: "Invalid file field"}
 			}
 			size, err := io.Copy(io.Discard, part)
 			if err != nil {
-				c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body")
-				return b, nil, false
+				return nil, "Invalid multipart body", nil
 			}
 			files = append(files, receivedFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
 		default:
@@ -630,7 +644,6 @@ func (c *call) readMessageBody() (messageBody, []receivedFile, bool) {
 		}
 		part.Close()
 	}
-	return b, files, true
 }
 
 var mentionRE = regexp.MustCompile(`<@(!|&)?(\d+)>|@everyone|@here`)
@@ -772,6 +785,10 @@ func (s *Server) executeWebhook(c *call) {
 	}
 	b, files, ok := c.readMessageBody()
 	if !ok {
+		return
+	}
+	if s.wh().hooks[e.hook.ID] != e { // deleted while the body was read
+		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
 		return
 	}
 	threadID, ok := c.queryThreadID()
@@ -1043,6 +1060,10 @@ func (s *Server) editWebhookMessage(c *call) {
 	}
 	b, files, ok := c.readMessageBody()
 	if !ok {
+		return
+	}
+	if s.wh().hooks[e.hook.ID] != e || s.wh().messages[wm.msg.ID] != wm { // changed while the body was read
+		c.error(http.StatusNotFound, guildkit.CodeUnknownMessage, "Unknown Message")
 		return
 	}
 	old := wm.msg
