@@ -60,6 +60,7 @@ type Server struct {
 	invites  map[string]*inviteState // by code
 	events   []Event
 	requests []Request
+	inv      inviteServer // invite settings and scheduled events
 }
 
 // Event is a gateway event an operation emitted.
@@ -280,6 +281,7 @@ func (s *Server) routes(m *http.ServeMux) {
 	// Each resource registers its routes in its own file.
 	for _, register := range []func(registrar){
 		s.guildRoutes,
+		s.inviteRoutes,
 	} {
 		register(reg)
 	}
