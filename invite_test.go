@@ -882,3 +882,85 @@ var _ = registerLedger("Get Target Users Job Status", func(ctx context.Context, 
 	_, err := c.Invites.TargetUsersJobStatus(ctx, inv.Code)
 	return err
 })
+
+// rawClient is an HTTP client whose connections close when the test ends.
+func rawClient(t *testing.T) *http.Client {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// rawUpload sends body as the target_users_file part (or as a part named
+// field) with the bot's token and returns the status and the decoded body.
+func rawUpload(t *testing.T, srv *guildkittest.Server, code, field, body string) (int, map[string]any) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, err := mw.CreateFormFile(field, "target_users.csv")
+	require.NoError(t, err)
+	_, _ = io.WriteString(fw, body)
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest(http.MethodPut, srv.BaseURL()+"/invites/"+code+"/target-users", &buf)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bot "+srv.Token())
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := rawClient(t).Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// TestInviteServerTargetUsersRules covers what the in-memory server does
+// with odd uploads and its default job progression.
+func TestInviteServerTargetUsersRules(t *testing.T) {
+	t.Parallel()
+	f := newInviteFixture(t)
+	ctx := context.Background()
+
+	status, body := rawUpload(t, f.srv, "gophers", "other_field", "user_id\n1\n")
+	assert.Equal(t, http.StatusBadRequest, status, "the file part is required")
+	assert.Contains(t, body, "errors")
+
+	var file strings.Builder
+	file.WriteString("user_id\n")
+	for i := range 150 {
+		fmt.Fprintf(&file, "bad%d\n", i)
+	}
+	status, body = rawUpload(t, f.srv, "gophers", "target_users_file", file.String())
+	assert.Equal(t, http.StatusBadRequest, status)
+	lines, _ := body["target_users_file"].([]any)
+	require.Len(t, lines, 100, "at most 100 problems are listed")
+	assert.Equal(t, `Line 2: "bad0" is not a valid user id.`, lines[0])
+	assert.Equal(t, "And 51 more bad lines.", lines[99])
+
+	status, body = rawUpload(t, f.srv, "gophers", "target_users_file", "")
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, []any{`Line 1: Expected the header "user_id", got an empty file.`}, body["target_users_file"])
+
+	// Duplicates are dropped; by default a job answers PROCESSING once,
+	// then COMPLETED.
+	status, _ = rawUpload(t, f.srv, "gophers", "target_users_file", "user_id\n5\n5\n6\n")
+	assert.Equal(t, http.StatusAccepted, status)
+	c := f.srv.Client()
+	st, err := c.Invites.TargetUsersJobStatus(ctx, "gophers")
+	require.NoError(t, err)
+	assert.Equal(t, guildkit.TargetUsersJobProcessing, st.Status)
+	assert.Equal(t, 2, st.TotalUsers)
+	st, err = c.Invites.TargetUsersJobStatus(ctx, "gophers")
+	require.NoError(t, err)
+	assert.Equal(t, guildkit.TargetUsersJobCompleted, st.Status)
+	assert.Equal(t, []guildkit.Snowflake{5, 6}, f.srv.TargetUsers("gophers"))
+
+	req, err := http.NewRequest(http.MethodGet, f.srv.BaseURL()+"/invites/gophers?with_counts=maybe&guild_scheduled_event_id=x", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bot "+f.srv.Token())
+	resp, err := rawClient(t).Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+
+	assert.Panics(t, func() { f.srv.CompleteTargetUsersJob("gophers") }, "no job is PROCESSING")
+	assert.Panics(t, func() { f.srv.TargetUsers("nope") })
+}
