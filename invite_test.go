@@ -773,7 +773,7 @@ func discardServer(t testing.TB, ids []guildkit.Snowflake, received *atomic.Int6
 // for each. It does not call t.Parallel: runtime.MemStats.TotalAlloc counts
 // the whole process, so the measurement is taken while no parallel test
 // runs (the sequential tests finish before any parallel one resumes).
-func TestTargetUsersMillionMemory(t *testing.T) { //nolint:paralleltest // see the comment
+func TestTargetUsersMillionMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads 20 MB")
 	}
