@@ -59,6 +59,8 @@ type Server struct {
 	guilds   map[guildkit.Snowflake]*guildState
 	events   []Event
 	requests []Request
+
+	membersIntentOff bool // List Guild Members answers 403; see SetMembersIntent
 }
 
 // Event is a gateway event an operation emitted.
@@ -279,6 +281,7 @@ func (s *Server) routes(m *http.ServeMux) {
 	// Each resource registers its routes in its own file.
 	for _, register := range []func(registrar){
 		s.guildRoutes,
+		s.memberRoutes,
 	} {
 		register(reg)
 	}
