@@ -313,9 +313,9 @@ func TestMemberAddPermissions(t *testing.T) {
 	erin = f.srv.AddUser(guildkit.User{Username: "erin"})
 	tok = f.srv.NewAccessToken(erin.ID)
 	for name, p := range map[string]*guildkit.MemberAddParams{
-		"nick": {AccessToken: tok, Nick: guildkit.Some("e")},
-		"mute": {AccessToken: tok, Mute: guildkit.Some(true)},
-		"deaf": {AccessToken: tok, Deaf: guildkit.Some(true)},
+		"nick":  {AccessToken: tok, Nick: guildkit.Some("e")},
+		"mute":  {AccessToken: tok, Mute: guildkit.Some(true)},
+		"deaf":  {AccessToken: tok, Deaf: guildkit.Some(true)},
 		"roles": {AccessToken: tok, Roles: guildkit.Some([]guildkit.Snowflake{})},
 	} {
 		_, err := f.c.Members.Add(ctx, f.guild.ID, erin.ID, p)
