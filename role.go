@@ -19,8 +19,12 @@ type Role struct {
 	Color        int         `json:"color"` // deprecated by the interface: use Colors
 	Colors       RoleColors  `json:"colors"`
 	Hoist        bool        `json:"hoist"`
-	Icon         *string     `json:"icon,omitempty"`
-	UnicodeEmoji *string     `json:"unicode_emoji,omitempty"`
+	// Icon is the role icon's hash (guild feature ROLE_ICONS); Null when the
+	// role has none, omitted when the answer does not say.
+	Icon Opt[string] `json:"icon,omitzero"`
+	// UnicodeEmoji is the standard emoji shown as the role's icon; Null when
+	// none, omitted when the answer does not say.
+	UnicodeEmoji Opt[string] `json:"unicode_emoji,omitzero"`
 	Position     int         `json:"position"`
 	Permissions  Permissions `json:"permissions"`
 	Managed      bool        `json:"managed"`
@@ -60,6 +64,12 @@ type RoleTags struct {
 	BotID                 *Snowflake `json:"bot_id,omitempty"`
 	IntegrationID         *Snowflake `json:"integration_id,omitempty"`
 	SubscriptionListingID *Snowflake `json:"subscription_listing_id,omitempty"`
+	// The next three are flags that are true when present, and present as
+	// null: IsNull reports true. They are Opts so that a role re-encodes to
+	// what the service sent.
+	PremiumSubscriber    Opt[bool] `json:"premium_subscriber,omitzero"`
+	AvailableForPurchase Opt[bool] `json:"available_for_purchase,omitzero"`
+	GuildConnections     Opt[bool] `json:"guild_connections,omitzero"`
 }
 
 // Role limits.

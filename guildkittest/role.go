@@ -157,17 +157,13 @@ func (b *roleBody) apply(gs *guildState, r *guildkit.Role) {
 		r.Hoist = b.Hoist.Or(false)
 	}
 	if !b.Icon.IsZero() {
-		r.Icon = nil
+		r.Icon = guildkit.Null[string]()
 		if v, ok := b.Icon.Get(); ok {
-			h := imageHash(v)
-			r.Icon = &h
+			r.Icon = guildkit.Some(imageHash(v))
 		}
 	}
 	if !b.UnicodeEmoji.IsZero() {
-		r.UnicodeEmoji = nil
-		if v, ok := b.UnicodeEmoji.Get(); ok {
-			r.UnicodeEmoji = &v
-		}
+		r.UnicodeEmoji = b.UnicodeEmoji
 	}
 	if !b.Mentionable.IsZero() {
 		r.Mentionable = b.Mentionable.Or(false)
@@ -191,6 +187,7 @@ func (s *Server) createRole(c *call) {
 	}
 	r := &guildkit.Role{
 		ID: s.newID(), Name: "new role", Permissions: gs.roles[gs.guild.ID].Permissions, Position: 1,
+		Icon: guildkit.Null[string](), UnicodeEmoji: guildkit.Null[string](),
 	}
 	body.apply(gs, r)
 	gs.roles[r.ID] = r
