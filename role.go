@@ -14,11 +14,11 @@ type RoleService service
 
 // Role is a guild role. The @everyone role has the guild's id.
 type Role struct {
-	ID           Snowflake   `json:"id"`
-	Name         string      `json:"name"`
-	Color        int         `json:"color"` // deprecated by the interface: use Colors
-	Colors       RoleColors  `json:"colors"`
-	Hoist        bool        `json:"hoist"`
+	ID     Snowflake  `json:"id"`
+	Name   string     `json:"name"`
+	Color  int        `json:"color"` // deprecated by the interface: use Colors
+	Colors RoleColors `json:"colors"`
+	Hoist  bool       `json:"hoist"`
 	// Icon is the role icon's hash (guild feature ROLE_ICONS); Null when the
 	// role has none, omitted when the answer does not say.
 	Icon Opt[string] `json:"icon,omitzero"`
