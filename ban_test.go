@@ -284,3 +284,34 @@ func TestBanBulkServerLimit(t *testing.T) {
 	require.Len(t, apiErr.Errors, 1)
 	assert.Equal(t, "user_ids", apiErr.Errors[0].Path)
 }
+
+// Ledger calls for the ban operations.
+var (
+	_ = registerLedger("Get Guild Bans", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Bans.List(ctx, g.ID, nil)
+		return err
+	})
+	_ = registerLedger("Get Guild Ban", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		b := srv.AddBan(g.ID, guildkit.Ban{User: guildkit.User{}})
+		_, err := c.Bans.Get(ctx, g.ID, b.User.ID)
+		return err
+	})
+	_ = registerLedger("Create Guild Ban", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		u := srv.AddUser(guildkit.User{})
+		return c.Bans.Create(ctx, g.ID, u.ID, nil)
+	})
+	_ = registerLedger("Remove Guild Ban", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		b := srv.AddBan(g.ID, guildkit.Ban{User: guildkit.User{}})
+		return c.Bans.Remove(ctx, g.ID, b.User.ID)
+	})
+	_ = registerLedger("Bulk Guild Ban", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		u := srv.AddUser(guildkit.User{})
+		_, err := c.Bans.Bulk(ctx, g.ID, &guildkit.BanBulkParams{UserIDs: []guildkit.Snowflake{u.ID}})
+		return err
+	})
+)

@@ -807,3 +807,69 @@ func BenchmarkMemberList1000(b *testing.B) {
 		}
 	}
 }
+
+// Ledger calls for the member and prune operations.
+var (
+	_ = registerLedger("Get Guild Member", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.Get(ctx, g.ID, srv.BotID())
+		return err
+	})
+	_ = registerLedger("List Guild Members", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.List(ctx, g.ID, &guildkit.MemberListParams{Limit: guildkit.Some(100)})
+		return err
+	})
+	_ = registerLedger("Search Guild Members", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.Search(ctx, g.ID, &guildkit.MemberSearchParams{Query: "guild"})
+		return err
+	})
+	_ = registerLedger("Add Guild Member", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		u := srv.AddUser(guildkit.User{})
+		_, err := c.Members.Add(ctx, g.ID, u.ID, &guildkit.MemberAddParams{AccessToken: srv.NewAccessToken(u.ID)})
+		return err
+	})
+	_ = registerLedger("Modify Guild Member", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		m := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{}})
+		_, err := c.Members.Modify(ctx, g.ID, m.User.ID, &guildkit.MemberModifyParams{Nick: guildkit.Some("n")})
+		return err
+	})
+	_ = registerLedger("Modify Current Member", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.ModifyCurrent(ctx, g.ID, &guildkit.MemberModifyCurrentParams{Nick: guildkit.Some("n")})
+		return err
+	})
+	_ = registerLedger("Modify Current User Nick", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.ModifyCurrentNick(ctx, g.ID, &guildkit.MemberModifyCurrentNickParams{Nick: guildkit.Some("n")}) //nolint:staticcheck // the deprecated operation is still served
+		return err
+	})
+	_ = registerLedger("Add Guild Member Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "r"})
+		return c.Members.AddRole(ctx, g.ID, srv.BotID(), r.ID)
+	})
+	_ = registerLedger("Remove Guild Member Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "r"})
+		return c.Members.RemoveRole(ctx, g.ID, srv.BotID(), r.ID)
+	})
+	_ = registerLedger("Remove Guild Member", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		m := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{}})
+		return c.Members.Remove(ctx, g.ID, m.User.ID)
+	})
+	_ = registerLedger("Get Guild Prune Count", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.PruneCount(ctx, g.ID, nil)
+		return err
+	})
+	_ = registerLedger("Begin Guild Prune", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Members.Prune(ctx, g.ID, nil)
+		return err
+	})
+)

@@ -231,3 +231,44 @@ func TestRoleRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, in, string(out))
 }
+
+// Ledger calls for the role operations.
+var (
+	_ = registerLedger("Get Guild Roles", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Roles.List(ctx, g.ID)
+		return err
+	})
+	_ = registerLedger("Get Guild Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Roles.Get(ctx, g.ID, g.ID)
+		return err
+	})
+	_ = registerLedger("Get Guild Role Member Counts", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Roles.MemberCounts(ctx, g.ID)
+		return err
+	})
+	_ = registerLedger("Create Guild Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		_, err := c.Roles.Create(ctx, g.ID, nil)
+		return err
+	})
+	_ = registerLedger("Modify Guild Role Positions", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "r", Position: 1})
+		_, err := c.Roles.ModifyPositions(ctx, g.ID, []guildkit.RolePositionParams{{ID: r.ID, Position: guildkit.Some(2)}})
+		return err
+	})
+	_ = registerLedger("Modify Guild Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "r"})
+		_, err := c.Roles.Modify(ctx, g.ID, r.ID, &guildkit.RoleModifyParams{Name: guildkit.Some("s")})
+		return err
+	})
+	_ = registerLedger("Delete Guild Role", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		g := srv.AddGuild(guildkit.Guild{})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "r"})
+		return c.Roles.Delete(ctx, g.ID, r.ID)
+	})
+)
