@@ -154,7 +154,8 @@ func (s *MemberService) List(ctx context.Context, guildID Snowflake, params *Mem
 // All iterates over every member of the guild in ascending user-id order,
 // fetching pages of params.Limit members (1000 when omitted) with
 // [MemberService.List] and using the highest user id of each page as the next
-// page's After. params.After, when set, is where the walk starts.
+// page's After. params.After, when set, is where the walk starts. Like List,
+// it needs the members privileged intent.
 //
 // All makes no request until the loop starts, and fetches a page only when
 // the loop asks for an item from it, so breaking out of the loop stops
