@@ -873,3 +873,23 @@ var (
 		return err
 	})
 )
+
+func TestMemberMoveNeedsConnect(t *testing.T) {
+	t.Parallel()
+	// MOVE_MEMBERS without CONNECT: the caller cannot move anyone into a
+	// channel it could not join itself; disconnecting needs no CONNECT.
+	f := newFixture(t, guildkit.PermissionMoveMembers, guildkit.PermissionViewChannel)
+	ctx := context.Background()
+	v1 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v1", Type: guildkit.ChannelTypeGuildVoice})
+	v2 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v2", Type: guildkit.ChannelTypeGuildVoice})
+	kit := f.addMember(t, "kit")
+	f.srv.SetVoiceChannel(f.guild.ID, kit.User.ID, v1.ID)
+
+	_, err := f.c.Members.Modify(ctx, f.guild.ID, kit.User.ID, &guildkit.MemberModifyParams{ChannelID: guildkit.Some(v2.ID)})
+	require.ErrorIs(t, err, guildkit.ErrForbidden)
+	assert.Equal(t, v1.ID, f.srv.VoiceChannel(f.guild.ID, kit.User.ID))
+
+	_, err = f.c.Members.Modify(ctx, f.guild.ID, kit.User.ID, &guildkit.MemberModifyParams{ChannelID: guildkit.Null[guildkit.Snowflake]()})
+	require.NoError(t, err)
+	assert.Zero(t, f.srv.VoiceChannel(f.guild.ID, kit.User.ID))
+}
