@@ -61,6 +61,8 @@ type Server struct {
 	events   []Event
 	requests []Request
 	inv      inviteServer // invite settings and scheduled events
+
+	membersIntentOff bool // List Guild Members answers 403; see SetMembersIntent
 }
 
 // Event is a gateway event an operation emitted.
@@ -282,6 +284,7 @@ func (s *Server) routes(m *http.ServeMux) {
 	for _, register := range []func(registrar){
 		s.guildRoutes,
 		s.inviteRoutes,
+		s.memberRoutes,
 	} {
 		register(reg)
 	}
