@@ -40,6 +40,24 @@
 // ("/webhooks/{webhook.id}/{webhook.token}"), never URLs, so a token in a
 // path never leaks.
 //
+// # Pagination
+//
+// A List method returns one page. Its All sibling ([MemberService.All],
+// [BanService.All]) returns an iter.Seq2 that walks every page by the
+// snowflake cursor the interface names (after for members; after or before
+// for bans):
+//
+//	for ban, err := range client.Bans.All(ctx, guildID, nil) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(ban.User.Username)
+//	}
+//
+// All sends no request until the loop starts and fetches a page only when
+// the loop needs an item from it, so a break stops fetching. A failure is
+// yielded once, with the zero item, and ends the loop.
+//
 // # Retries and rate limits
 //
 // A 429 is retried after the wait the service asks for (the body's

@@ -127,7 +127,8 @@ func (e *APIError) Error() string {
 }
 
 // Is matches the sentinel for the status: [ErrBadRequest], [ErrUnauthorized],
-// [ErrForbidden], [ErrNotFound], [ErrRateLimited] or [ErrServer].
+// [ErrForbidden], [ErrNotFound], [ErrRateLimited] or [ErrServer]; and
+// [ErrBulkBanFailed] by its code.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
@@ -142,6 +143,8 @@ func (e *APIError) Is(target error) bool {
 		return e.Status == http.StatusTooManyRequests
 	case ErrServer:
 		return e.Status >= 500
+	case ErrBulkBanFailed:
+		return e.Code == CodeFailedToBanUsers
 	}
 	return false
 }

@@ -236,10 +236,10 @@ func (a AllowedMentions) validate(v *ValidationError, path string) {
 		switch p {
 		case AllowedMentionRoles, AllowedMentionUsers, AllowedMentionEveryone:
 		default:
-			v.Add(wire.JoinPath(path, "parse["+itoa(i)+"]"), wire.CodeInvalid, "%q is not one of roles, users, everyone", p)
+			v.Add(wire.JoinPath(path, "parse["+strconv.Itoa(i)+"]"), wire.CodeInvalid, "%q is not one of roles, users, everyone", p)
 		}
 		if parses[p] {
-			v.Add(wire.JoinPath(path, "parse["+itoa(i)+"]"), wire.CodeDuplicate, "%q is listed twice", p)
+			v.Add(wire.JoinPath(path, "parse["+strconv.Itoa(i)+"]"), wire.CodeDuplicate, "%q is listed twice", p)
 		}
 		parses[p] = true
 	}
@@ -330,16 +330,16 @@ const (
 	maxWebhookMessageFiles = 10
 )
 
-// validateEmbeds checks embeds against the interface's rules (type rich;
+// validateMessageEmbeds checks embeds against the interface's rules (type rich;
 // provider, video and the proxy URLs and sizes of images are not settable)
 // and the reference platform's text limits.
-func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
+func validateMessageEmbeds(v *ValidationError, path string, embeds []Embed) {
 	if len(embeds) > MaxMessageEmbeds {
 		v.Add(path, wire.CodeLength, "at most %d embeds, got %d", MaxMessageEmbeds, len(embeds))
 	}
 	total := 0
 	for i, e := range embeds {
-		p := path + "[" + itoa(i) + "]"
+		p := path + "[" + strconv.Itoa(i) + "]"
 		if e.Type != "" && e.Type != EmbedTypeRich {
 			v.Add(p+".type", wire.CodeNotAllowed, "a sent embed is always rich, got %q", e.Type)
 		}
@@ -365,10 +365,10 @@ func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
 		} else if e.Color.IsNull() {
 			v.Add(p+".color", wire.CodeNotNull, "color cannot be null")
 		}
-		total += maxLen(v, p+".title", e.Title, MaxEmbedTitle)
-		total += maxLen(v, p+".description", e.Description, MaxEmbedDescription)
+		total += messageMaxLen(v, p+".title", e.Title, MaxEmbedTitle)
+		total += messageMaxLen(v, p+".description", e.Description, MaxEmbedDescription)
 		if e.Footer != nil {
-			total += maxLen(v, p+".footer.text", e.Footer.Text, MaxEmbedFooterText)
+			total += messageMaxLen(v, p+".footer.text", e.Footer.Text, MaxEmbedFooterText)
 			if e.Footer.Text == "" {
 				v.Add(p+".footer.text", wire.CodeRequired, "footer text is required")
 			}
@@ -377,7 +377,7 @@ func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
 			}
 		}
 		if e.Author != nil {
-			total += maxLen(v, p+".author.name", e.Author.Name, MaxEmbedAuthorName)
+			total += messageMaxLen(v, p+".author.name", e.Author.Name, MaxEmbedAuthorName)
 			if e.Author.Name == "" {
 				v.Add(p+".author.name", wire.CodeRequired, "author name is required")
 			}
@@ -389,15 +389,15 @@ func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
 			v.Add(p+".fields", wire.CodeLength, "at most %d fields, got %d", MaxEmbedFields, len(e.Fields))
 		}
 		for j, f := range e.Fields {
-			fp := p + ".fields[" + itoa(j) + "]"
+			fp := p + ".fields[" + strconv.Itoa(j) + "]"
 			if f.Name == "" {
 				v.Add(fp+".name", wire.CodeRequired, "field name is required")
 			}
 			if f.Value == "" {
 				v.Add(fp+".value", wire.CodeRequired, "field value is required")
 			}
-			total += maxLen(v, fp+".name", f.Name, MaxEmbedFieldName)
-			total += maxLen(v, fp+".value", f.Value, MaxEmbedFieldValue)
+			total += messageMaxLen(v, fp+".name", f.Name, MaxEmbedFieldName)
+			total += messageMaxLen(v, fp+".value", f.Value, MaxEmbedFieldValue)
 		}
 	}
 	if total > MaxEmbedTotal {
@@ -405,22 +405,22 @@ func validateEmbeds(v *ValidationError, path string, embeds []Embed) {
 	}
 }
 
-// validatePoll checks a poll request against the reference platform's
+// validateMessagePoll checks a poll request against the reference platform's
 // bounds.
-func validatePoll(v *ValidationError, path string, p PollCreate) {
+func validateMessagePoll(v *ValidationError, path string, p PollCreate) {
 	if p.Question.Text == "" {
 		v.Add(path+".question.text", wire.CodeRequired, "the question text is required")
 	}
-	maxLen(v, path+".question.text", p.Question.Text, MaxPollQuestion)
+	messageMaxLen(v, path+".question.text", p.Question.Text, MaxPollQuestion)
 	if len(p.Answers) == 0 || len(p.Answers) > MaxPollAnswers {
 		v.Add(path+".answers", wire.CodeLength, "1-%d answers, got %d", MaxPollAnswers, len(p.Answers))
 	}
 	for i, a := range p.Answers {
-		ap := path + ".answers[" + itoa(i) + "].poll_media.text"
+		ap := path + ".answers[" + strconv.Itoa(i) + "].poll_media.text"
 		if a.PollMedia.Text == "" {
 			v.Add(ap, wire.CodeRequired, "answer text is required")
 		}
-		maxLen(v, ap, a.PollMedia.Text, MaxPollAnswerText)
+		messageMaxLen(v, ap, a.PollMedia.Text, MaxPollAnswerText)
 	}
 	if d, ok := p.Duration.Get(); ok && (d < 1 || d > MaxPollDurationHours) {
 		v.Add(path+".duration", wire.CodeRange, "1-%d hours, got %d", MaxPollDurationHours, d)
@@ -429,14 +429,12 @@ func validatePoll(v *ValidationError, path string, p PollCreate) {
 	}
 }
 
-// maxLen reports s longer than max characters at path, and returns its
+// messageMaxLen reports s longer than max characters at path, and returns its
 // length in characters.
-func maxLen(v *ValidationError, path, s string, max int) int {
+func messageMaxLen(v *ValidationError, path, s string, max int) int {
 	n := utf8.RuneCountInString(s)
 	if n > max {
 		v.Add(path, wire.CodeLength, "at most %d characters, got %d", max, n)
 	}
 	return n
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

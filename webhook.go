@@ -138,7 +138,7 @@ func (c *Client) validateWebhookName(v *ValidationError, path, name string) {
 	}
 }
 
-func validateAvatar(v *ValidationError, path string, a Opt[ImageData]) {
+func validateWebhookAvatar(v *ValidationError, path string, a Opt[ImageData]) {
 	if d, ok := a.Get(); ok && !d.valid() {
 		v.Add(path, wire.CodeInvalid, "not a base64 data URI of a png, jpeg, gif or webp image")
 	}
@@ -166,7 +166,7 @@ func (s *WebhookService) Create(ctx context.Context, channelID Snowflake, params
 		return nil, v.Err()
 	}
 	s.c.validateWebhookName(&v, "name", params.Name)
-	validateAvatar(&v, "avatar", params.Avatar)
+	validateWebhookAvatar(&v, "avatar", params.Avatar)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func (s *WebhookService) Modify(ctx context.Context, webhookID Snowflake, params
 	}
 	var v ValidationError
 	s.c.validateModifyName(&v, params.Name)
-	validateAvatar(&v, "avatar", params.Avatar)
+	validateWebhookAvatar(&v, "avatar", params.Avatar)
 	if params.ChannelID.IsNull() {
 		v.Add("channel_id", wire.CodeNotNull, "channel_id cannot be null")
 	} else if id, ok := params.ChannelID.Get(); ok && id == 0 {
@@ -294,7 +294,7 @@ func (s *WebhookService) ModifyWithToken(ctx context.Context, webhookID Snowflak
 	}
 	var v ValidationError
 	s.c.validateModifyName(&v, params.Name)
-	validateAvatar(&v, "avatar", params.Avatar)
+	validateWebhookAvatar(&v, "avatar", params.Avatar)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -379,14 +379,14 @@ type WebhookExecuteParams struct {
 	Poll        Opt[PollCreate] `json:"poll,omitzero"`
 }
 
-// executeFlags are the flags Execute Webhook accepts; editFlags those Edit
+// webhookExecuteFlagSet are the flags Execute Webhook accepts; webhookEditFlagSet those Edit
 // Webhook Message accepts.
 const (
-	executeFlags = MessageFlagSuppressEmbeds | MessageFlagSuppressNotifications | MessageFlagIsComponentsV2
-	editFlags    = MessageFlagSuppressEmbeds | MessageFlagIsComponentsV2
+	webhookExecuteFlagSet = MessageFlagSuppressEmbeds | MessageFlagSuppressNotifications | MessageFlagIsComponentsV2
+	webhookEditFlagSet    = MessageFlagSuppressEmbeds | MessageFlagIsComponentsV2
 )
 
-func notNull[T any](v *ValidationError, path string, o Opt[T]) {
+func webhookNotNull[T any](v *ValidationError, path string, o Opt[T]) {
 	if o.IsNull() {
 		v.Add(path, wire.CodeNotNull, "%s cannot be null", path)
 	}
@@ -394,51 +394,51 @@ func notNull[T any](v *ValidationError, path string, o Opt[T]) {
 
 func (c *Client) validateExecute(p *WebhookExecuteParams) error {
 	var v ValidationError
-	notNull(&v, "wait", p.Wait)
-	notNull(&v, "thread_id", p.ThreadID)
-	notNull(&v, "with_components", p.WithComponents)
-	notNull(&v, "content", p.Content)
-	notNull(&v, "username", p.Username)
-	notNull(&v, "avatar_url", p.AvatarURL)
-	notNull(&v, "tts", p.TTS)
-	notNull(&v, "allowed_mentions", p.AllowedMentions)
-	notNull(&v, "flags", p.Flags)
-	notNull(&v, "thread_name", p.ThreadName)
-	notNull(&v, "poll", p.Poll)
+	webhookNotNull(&v, "wait", p.Wait)
+	webhookNotNull(&v, "thread_id", p.ThreadID)
+	webhookNotNull(&v, "with_components", p.WithComponents)
+	webhookNotNull(&v, "content", p.Content)
+	webhookNotNull(&v, "username", p.Username)
+	webhookNotNull(&v, "avatar_url", p.AvatarURL)
+	webhookNotNull(&v, "tts", p.TTS)
+	webhookNotNull(&v, "allowed_mentions", p.AllowedMentions)
+	webhookNotNull(&v, "flags", p.Flags)
+	webhookNotNull(&v, "thread_name", p.ThreadName)
+	webhookNotNull(&v, "poll", p.Poll)
 	if id, ok := p.ThreadID.Get(); ok && id == 0 {
 		v.Add("thread_id", wire.CodeRequired, "thread_id cannot be zero")
 	}
 	content, _ := p.Content.Get()
-	maxLen(&v, "content", content, MaxMessageContent)
+	messageMaxLen(&v, "content", content, MaxMessageContent)
 	if u, ok := p.Username.Get(); ok {
 		c.validateWebhookName(&v, "username", u)
 	}
-	validateEmbeds(&v, "embeds", p.Embeds)
+	validateMessageEmbeds(&v, "embeds", p.Embeds)
 	if am, ok := p.AllowedMentions.Get(); ok {
 		am.validate(&v, "allowed_mentions")
 	}
 	poll, hasPoll := p.Poll.Get()
 	if hasPoll {
-		validatePoll(&v, "poll", poll)
+		validateMessagePoll(&v, "poll", poll)
 	}
-	validateFiles(&v, p.Files)
+	validateMessageFiles(&v, p.Files)
 	for i, a := range p.Attachments {
 		if int(a.ID) >= len(p.Files) {
 			v.Add(fmt.Sprintf("attachments[%d].id", i), wire.CodeInvalid, "names files[%d], but there are %d files", a.ID, len(p.Files))
 		}
-		maxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
+		messageMaxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
 	}
 	if name, ok := p.ThreadName.Get(); ok {
 		if strings.TrimSpace(name) == "" {
 			v.Add("thread_name", wire.CodeRequired, "thread_name cannot be blank")
 		}
-		maxLen(&v, "thread_name", name, 100)
+		messageMaxLen(&v, "thread_name", name, 100)
 		if p.ThreadID.IsSet() {
 			v.Add("thread_name", wire.CodeConflict, "thread_name creates a thread; it cannot be combined with thread_id")
 		}
 	}
 	flags, _ := p.Flags.Get()
-	if extra := flags &^ executeFlags; extra != 0 {
+	if extra := flags &^ webhookExecuteFlagSet; extra != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 may be set, got %s", extra)
 	}
 	v2 := flags.Has(MessageFlagIsComponentsV2)
@@ -463,7 +463,7 @@ func (c *Client) validateExecute(p *WebhookExecuteParams) error {
 	return v.Err()
 }
 
-func validateFiles(v *ValidationError, files []File) {
+func validateMessageFiles(v *ValidationError, files []File) {
 	if len(files) > maxWebhookMessageFiles {
 		v.Add("files", wire.CodeLength, "at most %d files, got %d", maxWebhookMessageFiles, len(files))
 	}
@@ -477,10 +477,10 @@ func validateFiles(v *ValidationError, files []File) {
 	}
 }
 
-// fileAttachments returns the attachments list to send with files: the
+// messageFileAttachments returns the attachments list to send with files: the
 // caller's entries (describing files by index, or naming attachments to
 // keep) with an entry added for every file not described.
-func fileAttachments(given []PartialAttachment, files []File) []PartialAttachment {
+func messageFileAttachments(given []PartialAttachment, files []File) []PartialAttachment {
 	out := slices.Clone(given)
 	for i, f := range files {
 		found := false
@@ -499,7 +499,7 @@ func fileAttachments(given []PartialAttachment, files []File) []PartialAttachmen
 	return out
 }
 
-func fileParts(files []File) []formPart {
+func messageFileParts(files []File) []formPart {
 	parts := make([]formPart, len(files))
 	for i, f := range files {
 		parts[i] = filePart(fmt.Sprintf("files[%d]", i), f)
@@ -535,8 +535,8 @@ func (s *WebhookService) Execute(ctx context.Context, webhookID Snowflake, token
 		r.body = struct {
 			*WebhookExecuteParams
 			Attachments []PartialAttachment `json:"attachments,omitzero"`
-		}{params, fileAttachments(params.Attachments, params.Files)}
-		r.parts = fileParts(params.Files)
+		}{params, messageFileAttachments(params.Attachments, params.Files)}
+		r.parts = messageFileParts(params.Files)
 	} else {
 		r.body = params
 	}
@@ -599,28 +599,28 @@ type WebhookMessageEditParams struct {
 	Poll Opt[PollCreate] `json:"poll,omitzero"`
 }
 
-func validateEdit(p *WebhookMessageEditParams) error {
+func validateWebhookEdit(p *WebhookMessageEditParams) error {
 	var v ValidationError
-	notNull(&v, "thread_id", p.ThreadID)
-	notNull(&v, "with_components", p.WithComponents)
+	webhookNotNull(&v, "thread_id", p.ThreadID)
+	webhookNotNull(&v, "with_components", p.WithComponents)
 	content, hasContent := p.Content.Get()
-	maxLen(&v, "content", content, MaxMessageContent)
+	messageMaxLen(&v, "content", content, MaxMessageContent)
 	embeds, hasEmbeds := p.Embeds.Get()
-	validateEmbeds(&v, "embeds", embeds)
+	validateMessageEmbeds(&v, "embeds", embeds)
 	if am, ok := p.AllowedMentions.Get(); ok {
 		am.validate(&v, "allowed_mentions")
 	}
 	poll, hasPoll := p.Poll.Get()
 	if hasPoll {
-		validatePoll(&v, "poll", poll)
+		validateMessagePoll(&v, "poll", poll)
 	}
-	validateFiles(&v, p.Files)
+	validateMessageFiles(&v, p.Files)
 	atts, _ := p.Attachments.Get()
 	for i, a := range atts {
-		maxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
+		messageMaxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
 	}
 	flags, hasFlags := p.Flags.Get()
-	if extra := flags &^ editFlags; extra != 0 {
+	if extra := flags &^ webhookEditFlagSet; extra != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only SUPPRESS_EMBEDS and IS_COMPONENTS_V2 may be set in an edit, got %s", extra)
 	}
 	v2 := flags.Has(MessageFlagIsComponentsV2)
@@ -644,7 +644,7 @@ func validateEdit(p *WebhookMessageEditParams) error {
 	if !hasFlags {
 		// The original's flag is unknown: a tree that is not action rows at
 		// the top can only be a V2 message's.
-		v2 = looksV2(comps)
+		v2 = messageLooksV2(comps)
 	}
 	validateMessageComponents(&v, comps, v2, p.ApplicationOwned)
 	return v.Err()
@@ -666,7 +666,7 @@ func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, t
 	if params == nil {
 		params = &WebhookMessageEditParams{}
 	}
-	if err := validateEdit(params); err != nil {
+	if err := validateWebhookEdit(params); err != nil {
 		return nil, err
 	}
 	r := &request{method: http.MethodPatch, route: "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",
@@ -678,13 +678,13 @@ func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, t
 		atts := params.Attachments
 		if !atts.IsZero() {
 			given, _ := atts.Get()
-			atts = Some(fileAttachments(given, params.Files))
+			atts = Some(messageFileAttachments(given, params.Files))
 		}
 		r.body = struct {
 			*WebhookMessageEditParams
 			Attachments Opt[[]PartialAttachment] `json:"attachments,omitzero"`
 		}{params, atts}
-		r.parts = fileParts(params.Files)
+		r.parts = messageFileParts(params.Files)
 	}
 	var m Message
 	if _, err := s.c.do(ctx, r, &m); err != nil {
@@ -772,16 +772,16 @@ var chatCompatUnsupported = []string{"channel", "icon_emoji", "mrkdwn", "mrkdwn_
 // MarshalJSON encodes the payload with Extra merged in.
 func (p ChatCompatPayload) MarshalJSON() ([]byte, error) {
 	type plain ChatCompatPayload
-	return mergeExtra(plain(p), p.Extra)
+	return chatCompatMerge(plain(p), p.Extra)
 }
 
 // MarshalJSON encodes the attachment with Extra merged in.
 func (a ChatCompatAttachment) MarshalJSON() ([]byte, error) {
 	type plain ChatCompatAttachment
-	return mergeExtra(plain(a), a.Extra)
+	return chatCompatMerge(plain(a), a.Extra)
 }
 
-func mergeExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
+func chatCompatMerge(v any, extra map[string]json.RawMessage) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil || len(extra) == 0 {
 		return b, err
@@ -796,7 +796,7 @@ func mergeExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func validateExtra(v *ValidationError, path string, typed any, extra map[string]json.RawMessage, unsupported []string) {
+func chatCompatValidateExtra(v *ValidationError, path string, typed any, extra map[string]json.RawMessage, unsupported []string) {
 	b, _ := json.Marshal(typed)
 	var fields map[string]json.RawMessage
 	_ = json.Unmarshal(b, &fields)
@@ -816,17 +816,17 @@ func validateExtra(v *ValidationError, path string, typed any, extra map[string]
 func validateChatCompat(p *ChatCompatPayload) error {
 	var v ValidationError
 	type plain ChatCompatPayload
-	validateExtra(&v, "", plain(*p), p.Extra, chatCompatUnsupported)
+	chatCompatValidateExtra(&v, "", plain(*p), p.Extra, chatCompatUnsupported)
 	for i, a := range p.Attachments {
 		type plainA ChatCompatAttachment
-		validateExtra(&v, fmt.Sprintf("attachments[%d]", i), plainA(a), a.Extra, []string{"mrkdwn_in"})
+		chatCompatValidateExtra(&v, fmt.Sprintf("attachments[%d]", i), plainA(a), a.Extra, []string{"mrkdwn_in"})
 	}
 	for i, b := range p.Blocks {
 		if !json.Valid(b) {
 			v.Add(fmt.Sprintf("blocks[%d]", i), wire.CodeInvalid, "not valid JSON")
 		}
 	}
-	maxLen(&v, "text", p.Text, MaxMessageContent)
+	messageMaxLen(&v, "text", p.Text, MaxMessageContent)
 	if p.Text == "" && len(p.Attachments) == 0 && len(p.Blocks) == 0 {
 		v.Add("", wire.CodeRequired, "at least one of text, attachments and blocks is required")
 	}
@@ -848,10 +848,10 @@ func (s *WebhookService) ExecuteChatCompat(ctx context.Context, webhookID Snowfl
 		return nil, err
 	}
 	return s.c.doMessage(ctx, &request{method: http.MethodPost, route: "/webhooks/{webhook.id}/{webhook.token}/chatcompat",
-		path: []any{webhookID, token}, query: compatQuery(params), body: payload, auth: authNone, opts: opts})
+		path: []any{webhookID, token}, query: webhookCompatQuery(params), body: payload, auth: authNone, opts: opts})
 }
 
-func compatQuery(p *WebhookCompatParams) WebhookCompatParams {
+func webhookCompatQuery(p *WebhookCompatParams) WebhookCompatParams {
 	q := WebhookCompatParams{Wait: Some(true)}
 	if p != nil {
 		if !p.Wait.IsZero() {
@@ -923,7 +923,7 @@ func (s *WebhookService) ExecuteRepoCompat(ctx context.Context, webhookID Snowfl
 		return nil, err
 	}
 	return s.c.doMessage(ctx, &request{method: http.MethodPost, route: "/webhooks/{webhook.id}/{webhook.token}/repocompat",
-		path: []any{webhookID, token}, query: compatQuery(params), body: payload, auth: authNone,
+		path: []any{webhookID, token}, query: webhookCompatQuery(params), body: payload, auth: authNone,
 		opts: slices.Concat(opts, []RequestOption{WithHeader(RepoEventHeader, string(event))})})
 }
 
@@ -933,4 +933,4 @@ func validateMessageComponents(v *ValidationError, comps json.RawMessage, v2, ap
 	return len(comps) > 0 && string(comps) != "[]" && string(comps) != "null"
 }
 
-func looksV2(comps json.RawMessage) bool { return false }
+func messageLooksV2(comps json.RawMessage) bool { return false }

@@ -89,7 +89,7 @@ func TestWebhookClientOperations(t *testing.T) {
 		assert.Equal(t, "[repository:dev] 1 new commit", m3.Content)
 		require.NoError(t, wc.DeleteMessage(ctx, m.ID, nil))
 		_, err = wc.GetMessage(ctx, m.ID, nil)
-		requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+		requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 		assert.NotContains(t, err.Error(), hook.Token)
 
 		w, err = wc.Modify(ctx, &guildkit.WebhookModifyWithTokenParams{Name: guildkit.Some("Renamed")})
@@ -97,7 +97,7 @@ func TestWebhookClientOperations(t *testing.T) {
 		assert.Equal(t, "Renamed", *w.Name)
 		require.NoError(t, wc.Delete(ctx))
 		_, err = wc.Get(ctx)
-		requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+		requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
 		assert.NotContains(t, err.Error(), hook.Token)
 	}
 	for _, r := range f.srv.Requests() {
@@ -107,7 +107,7 @@ func TestWebhookClientOperations(t *testing.T) {
 	wrong, err := guildkit.NewWebhookClient(f.srv.BaseURL() + "/webhooks/" + f.hook.ID.String() + "/not-the-token")
 	require.NoError(t, err)
 	_, err = wrong.Execute(ctx, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x")})
-	requireAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
+	requireWebhookAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
 	assert.NotContains(t, err.Error(), "not-the-token")
 	_, err = wrong.Client().Webhooks.Get(ctx, f.hook.ID)
 	assert.ErrorIs(t, err, guildkit.ErrNoCredential, "the webhook client has no bot credential")

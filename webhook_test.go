@@ -139,7 +139,7 @@ var (
 	})
 )
 
-func requireProblem(t *testing.T, err error, path, code string) {
+func requireWebhookProblem(t *testing.T, err error, path, code string) {
 	t.Helper()
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
@@ -151,7 +151,7 @@ func requireProblem(t *testing.T, err error, path, code string) {
 	t.Errorf("no problem %s (%s) in %v", path, code, ve.Problems)
 }
 
-func requireAPIError(t *testing.T, err error, status int, code guildkit.ErrorCode) *guildkit.APIError {
+func requireWebhookAPIError(t *testing.T, err error, status int, code guildkit.ErrorCode) *guildkit.APIError {
 	t.Helper()
 	var ae *guildkit.APIError
 	require.ErrorAs(t, err, &ae)
@@ -166,7 +166,7 @@ func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	ctx := context.Background()
 	other := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "other", Type: guildkit.ChannelTypeGuildText})
 
-	pngAvatar, err := guildkit.NewImageData(tinyPNG(t))
+	pngAvatar, err := guildkit.NewImageData(webhookPNG(t))
 	require.NoError(t, err)
 	w, err := f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "Spidey", Avatar: guildkit.Some(pngAvatar)},
 		guildkit.WithReason("for the tests"))
@@ -217,7 +217,7 @@ func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: other.ID}, ev[2].Data)
 
 	_, err = f.c.Webhooks.Modify(ctx, w.ID, &guildkit.WebhookModifyParams{ChannelID: guildkit.Some(guildkit.Snowflake(12345))})
-	ae := requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	assert.Equal(t, "channel_id", ae.Errors[0].Path)
 
 	require.NoError(t, f.c.Webhooks.Delete(ctx, w.ID, guildkit.WithReason("done")))
@@ -225,12 +225,12 @@ func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	_, ok := f.srv.Webhook(w.ID)
 	assert.False(t, ok)
 	_, err = f.c.Webhooks.Get(ctx, w.ID)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
 	assert.ErrorIs(t, err, guildkit.ErrNotFound)
 	err = f.c.Webhooks.Delete(ctx, w.ID)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
 	_, err = f.c.Webhooks.Create(ctx, 999, &guildkit.WebhookCreateParams{Name: "x"})
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
 }
 
 func TestWebhookNameRules(t *testing.T) {
@@ -245,17 +245,17 @@ func TestWebhookNameRules(t *testing.T) {
 		{"cLyDe", "invalid"},
 	} {
 		_, err := f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: tc.name})
-		requireProblem(t, err, "name", tc.code)
+		requireWebhookProblem(t, err, "name", tc.code)
 	}
 	_, err := f.c.Webhooks.Create(ctx, f.channel.ID, nil)
-	requireProblem(t, err, "name", "required")
+	requireWebhookProblem(t, err, "name", "required")
 	_, err = f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "ok", Avatar: guildkit.Some(guildkit.ImageData("not a data uri"))})
-	requireProblem(t, err, "avatar", "invalid")
+	requireWebhookProblem(t, err, "avatar", "invalid")
 	_, err = f.c.Webhooks.Modify(ctx, f.hook.ID, &guildkit.WebhookModifyParams{Name: guildkit.Null[string](), ChannelID: guildkit.Null[guildkit.Snowflake]()})
-	requireProblem(t, err, "name", "not_null")
-	requireProblem(t, err, "channel_id", "not_null")
+	requireWebhookProblem(t, err, "name", "not_null")
+	requireWebhookProblem(t, err, "channel_id", "not_null")
 	_, err = f.c.Webhooks.ModifyWithToken(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookModifyWithTokenParams{Name: guildkit.Some("discord")})
-	requireProblem(t, err, "name", "invalid")
+	requireWebhookProblem(t, err, "name", "invalid")
 	_, err = f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: strings.Repeat("é", 80)})
 	assert.NoError(t, err, "80 characters (not bytes) is fine")
 	assert.Len(t, f.srv.Requests(), 1, "only the valid call was sent")
@@ -263,15 +263,15 @@ func TestWebhookNameRules(t *testing.T) {
 	// The reserved words are configurable; the server keeps the platform's.
 	custom := f.srv.Client(guildkit.WithReservedWebhookNames("acme"))
 	_, err = custom.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "ACME bot"})
-	requireProblem(t, err, "name", "invalid")
+	requireWebhookProblem(t, err, "name", "invalid")
 	_, err = custom.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "clyde's hook"})
-	ae := requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	require.Len(t, ae.Errors, 1)
 	assert.Equal(t, "name", ae.Errors[0].Path)
 	assert.Contains(t, ae.Errors[0].Message, "clyde")
 	unchecked := f.srv.Client(guildkit.WithReservedWebhookNames())
 	_, err = unchecked.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "discord"})
-	requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	_, err = guildkit.New(nil, guildkit.WithBaseURL(f.srv.BaseURL()), guildkit.WithReservedWebhookNames(""))
 	assert.Error(t, err)
 }
@@ -285,7 +285,7 @@ func TestWebhookPermissions(t *testing.T) {
 	pleb := f.srv.ClientAs(u.ID)
 
 	_, err := pleb.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "x"})
-	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingPermissions)
+	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingPermissions)
 	_, err = pleb.Webhooks.ListChannel(ctx, f.channel.ID)
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	_, err = pleb.Webhooks.ListGuild(ctx, f.guild.ID)
@@ -296,12 +296,12 @@ func TestWebhookPermissions(t *testing.T) {
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	assert.ErrorIs(t, pleb.Webhooks.Delete(ctx, f.hook.ID), guildkit.ErrForbidden)
 	_, err = f.c.Webhooks.ListGuild(ctx, 4242)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownGuild)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownGuild)
 	stranger := f.srv.ClientAs(f.srv.AddUser(guildkit.User{Username: "stranger"}).ID)
 	_, err = stranger.Webhooks.ListGuild(ctx, f.guild.ID)
-	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
+	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
 	_, err = stranger.Webhooks.ListChannel(ctx, f.channel.ID)
-	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
+	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
 
 	// A role with MANAGE_WEBHOOKS is enough.
 	r := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "hooks", Permissions: guildkit.PermissionManageWebhooks})
@@ -319,7 +319,7 @@ func TestWebhookPermissions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, owned.ID, got.ID)
 	_, err = appClient.Webhooks.Get(ctx, f.hook.ID)
-	requireAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
+	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
 	_, err = appClient.Webhooks.Modify(ctx, owned.ID, &guildkit.WebhookModifyParams{Name: guildkit.Some("z")})
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 
@@ -349,20 +349,20 @@ func TestWebhookTokenOperations(t *testing.T) {
 	assert.Equal(t, "Smee", *stored.Name)
 
 	_, err = f.c.Webhooks.GetWithToken(ctx, f.hook.ID, "wrong-token")
-	requireAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
+	requireWebhookAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
 	assert.ErrorIs(t, err, guildkit.ErrUnauthorized)
 	assert.NotContains(t, err.Error(), "wrong-token")
 	_, err = f.c.Webhooks.GetWithToken(ctx, 4242, f.hook.Token)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
 	_, err = f.c.Webhooks.GetWithToken(ctx, f.hook.ID, "")
-	requireProblem(t, err, "webhook.token", "required")
+	requireWebhookProblem(t, err, "webhook.token", "required")
 	_, err = f.c.Webhooks.GetWithToken(ctx, f.hook.ID, f.hook.Token, guildkit.WithReason("no"))
-	requireProblem(t, err, "reason", "not_allowed")
+	requireWebhookProblem(t, err, "reason", "not_allowed")
 
 	require.NoError(t, f.c.Webhooks.DeleteWithToken(ctx, f.hook.ID, f.hook.Token))
 	assert.Len(t, f.srv.EventsNamed(guildkit.EventWebhooksUpdate), 2)
 	err = f.c.Webhooks.DeleteWithToken(ctx, f.hook.ID, f.hook.Token)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
 }
 
 // TestWebhookTokenRequestsSendNoAuthorization runs every token operation on
@@ -417,7 +417,7 @@ func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 	f := newWebhookFixture(t)
 	ctx := context.Background()
 	var logs strings.Builder
-	c := f.srv.Client(guildkit.WithLogger(slogTo(&logs)))
+	c := f.srv.Client(guildkit.WithLogger(webhookLogger(&logs)))
 	_, err := c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadID: guildkit.Some(guildkit.Snowflake(77))})
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), f.hook.Token)
@@ -425,7 +425,7 @@ func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", f.hook, f.hook, f.hook), f.hook.Token)
 
 	// A transport failure names the route, not the URL.
-	dead, err := guildkit.New(nil, guildkit.WithBaseURL("http://127.0.0.1:1/api"), guildkit.WithRetry(0, 0, 0), guildkit.WithLogger(slogTo(&logs)))
+	dead, err := guildkit.New(nil, guildkit.WithBaseURL("http://127.0.0.1:1/api"), guildkit.WithRetry(0, 0, 0), guildkit.WithLogger(webhookLogger(&logs)))
 	require.NoError(t, err)
 	_, err = dead.Webhooks.GetWithToken(ctx, f.hook.ID, f.hook.Token)
 	require.Error(t, err)
@@ -514,38 +514,38 @@ func TestWebhookExecuteValidation(t *testing.T) {
 	for i := range eleven {
 		eleven[i].Title = "e"
 	}
-	requireProblem(t, exec(nil), "", "required")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{}), "", "required")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some(strings.Repeat("x", 2001))}), "content", "length")
+	requireWebhookProblem(t, exec(nil), "", "required")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{}), "", "required")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some(strings.Repeat("x", 2001))}), "content", "length")
 	assert.NoError(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some(strings.Repeat("ü", 2000))}))
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Embeds: eleven}), "embeds", "length")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Null[string]()}), "content", "not_null")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), Flags: guildkit.Some(guildkit.MessageFlagEphemeral)}), "flags", "not_allowed")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), Username: guildkit.Some("Discord Support")}), "username", "invalid")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Embeds: eleven}), "embeds", "length")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Null[string]()}), "content", "not_null")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), Flags: guildkit.Some(guildkit.MessageFlagEphemeral)}), "flags", "not_allowed")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), Username: guildkit.Some("Discord Support")}), "username", "invalid")
 	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
 	err := exec(&guildkit.WebhookExecuteParams{Flags: v2, Content: guildkit.Some("x"), Embeds: []guildkit.Embed{{Title: "t"}},
 		Files: []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}},
 		Poll:  guildkit.Some(guildkit.PollCreate{Question: guildkit.PollMedia{Text: "q"}, Answers: []guildkit.PollAnswer{{PollMedia: guildkit.PollMedia{Text: "a"}}}})})
 	for _, p := range []string{"content", "embeds", "files", "poll"} {
-		requireProblem(t, err, p, "conflict")
+		requireWebhookProblem(t, err, p, "conflict")
 	}
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Embeds: []guildkit.Embed{{Type: guildkit.EmbedTypeVideo, Video: &guildkit.EmbedMedia{URL: "u"},
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Embeds: []guildkit.Embed{{Type: guildkit.EmbedTypeVideo, Video: &guildkit.EmbedMedia{URL: "u"},
 		Provider: &guildkit.EmbedProvider{Name: "p"}, Thumbnail: &guildkit.EmbedMedia{URL: "u", Width: 3}}}}), "embeds[0].type", "not_allowed")
 	err = exec(&guildkit.WebhookExecuteParams{Embeds: []guildkit.Embed{{Video: &guildkit.EmbedMedia{URL: "u"}, Provider: &guildkit.EmbedProvider{Name: "p"},
 		Thumbnail: &guildkit.EmbedMedia{URL: "u", Width: 3}, Color: guildkit.Some(0x1000000)}}})
-	requireProblem(t, err, "embeds[0].video", "not_allowed")
-	requireProblem(t, err, "embeds[0].provider", "not_allowed")
-	requireProblem(t, err, "embeds[0].thumbnail", "not_allowed")
-	requireProblem(t, err, "embeds[0].color", "range")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"),
+	requireWebhookProblem(t, err, "embeds[0].video", "not_allowed")
+	requireWebhookProblem(t, err, "embeds[0].provider", "not_allowed")
+	requireWebhookProblem(t, err, "embeds[0].thumbnail", "not_allowed")
+	requireWebhookProblem(t, err, "embeds[0].color", "range")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"),
 		AllowedMentions: guildkit.Some(guildkit.AllowedMentions{Parse: []guildkit.AllowedMentionType{"users"}, Users: []guildkit.Snowflake{1}})}),
 		"allowed_mentions.users", "conflict")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Files: []guildkit.File{{Name: "a"}}}), "files[0].reader", "required")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Files: []guildkit.File{{Name: "a", Reader: strings.NewReader("")}},
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Files: []guildkit.File{{Name: "a"}}}), "files[0].reader", "required")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Files: []guildkit.File{{Name: "a", Reader: strings.NewReader("")}},
 		Attachments: []guildkit.PartialAttachment{{ID: 1}}}), "attachments[0].id", "invalid")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadID: guildkit.Some(guildkit.Snowflake(5)),
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadID: guildkit.Some(guildkit.Snowflake(5)),
 		ThreadName: guildkit.Some("t")}), "thread_name", "conflict")
-	requireProblem(t, exec(&guildkit.WebhookExecuteParams{Poll: guildkit.Some(guildkit.PollCreate{})}), "poll.question.text", "required")
+	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Poll: guildkit.Some(guildkit.PollCreate{})}), "poll.question.text", "required")
 	assert.Len(t, f.srv.Requests(), 1, "only the valid call reached the server")
 
 	// The server's own checks, for a client that does not validate.
@@ -564,7 +564,7 @@ func TestWebhookExecuteValidation(t *testing.T) {
 		{`{"content":"x","username":"Clyde"}`, guildkit.CodeInvalidFormBody, "username"},
 	} {
 		_, err := guildkit.ExportDoNoAuth(f.c, ctx, "POST", "/webhooks/{webhook.id}/{webhook.token}", json.RawMessage(body.json), nil, f.hook.ID, f.hook.Token)
-		ae := requireAPIError(t, err, http.StatusBadRequest, body.code)
+		ae := requireWebhookAPIError(t, err, http.StatusBadRequest, body.code)
 		if body.path != "" {
 			require.NotEmpty(t, ae.Errors, body.json)
 			assert.Equal(t, body.path, ae.Errors[0].Path)
@@ -739,7 +739,7 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 
 	// The message lives in the thread: thread_id is needed to reach it.
 	_, err = f.c.Webhooks.GetMessage(ctx, f.hook.ID, f.hook.Token, m.ID, nil)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 	got, err := f.c.Webhooks.GetMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageGetParams{ThreadID: guildkit.Some(thread.ID)})
 	require.NoError(t, err)
 	assert.Equal(t, "in the thread", got.Content)
@@ -748,9 +748,9 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 	require.NoError(t, f.c.Webhooks.DeleteMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageDeleteParams{ThreadID: guildkit.Some(thread.ID)}))
 
 	_, err = f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{ThreadID: guildkit.Some(guildkit.Snowflake(31337)), Content: guildkit.Some("x")})
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
 	_, err = f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{ThreadName: guildkit.Some("t"), Content: guildkit.Some("x")})
-	requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidRequest)
+	requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidRequest)
 
 	for _, typ := range []guildkit.ChannelType{guildkit.ChannelTypeGuildForum, guildkit.ChannelTypeGuildMedia} {
 		forum := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "forum", Type: typ})
@@ -758,10 +758,10 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 		f.srv.SetWebhookForumTags(forum.ID, tag)
 		fh := f.srv.AddWebhook(forum.ID, "forum hook")
 		_, err = f.c.Webhooks.Execute(ctx, fh.ID, fh.Token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("no thread")})
-		requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidRequest)
+		requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidRequest)
 		_, err = f.c.Webhooks.Execute(ctx, fh.ID, fh.Token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadName: guildkit.Some("post"),
 			AppliedTags: []guildkit.Snowflake{778}})
-		requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+		requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 		m, err := f.c.Webhooks.Execute(ctx, fh.ID, fh.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("first post"),
 			ThreadName: guildkit.Some("A new post"), AppliedTags: []guildkit.Snowflake{tag}})
 		require.NoError(t, err)
@@ -834,28 +834,28 @@ func TestWebhookMessages(t *testing.T) {
 	assert.False(t, ed.Flags.Has(guildkit.MessageFlagSuppressEmbeds))
 	// Clearing everything leaves an empty message: refused.
 	_, err = f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageEditParams{Content: guildkit.Null[string]()})
-	requireAPIError(t, err, http.StatusBadRequest, 50006)
+	requireWebhookAPIError(t, err, http.StatusBadRequest, 50006)
 	// A poll can only be added to a deferred interaction response.
 	_, err = f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageEditParams{Poll: guildkit.Some(guildkit.PollCreate{
 		Question: guildkit.PollMedia{Text: "q"}, Answers: []guildkit.PollAnswer{{PollMedia: guildkit.PollMedia{Text: "a"}}}})})
-	requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 
 	// Another webhook's message, or an unknown one, is Unknown Message.
 	other := f.srv.AddWebhook(f.channel.ID, "other")
 	_, err = f.c.Webhooks.GetMessage(ctx, other.ID, other.Token, m.ID, nil)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 	_, err = f.c.Webhooks.EditMessage(ctx, other.ID, other.Token, m.ID, &guildkit.WebhookMessageEditParams{Content: guildkit.Some("mine")})
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 	err = f.c.Webhooks.DeleteMessage(ctx, other.ID, other.Token, m.ID, nil)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 	_, err = f.c.Webhooks.GetMessage(ctx, f.hook.ID, "bad", m.ID, nil)
-	requireAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
+	requireWebhookAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
 
 	require.NoError(t, f.c.Webhooks.DeleteMessage(ctx, f.hook.ID, f.hook.Token, m.ID, nil))
 	_, ok := f.srv.WebhookMessage(m.ID)
 	assert.False(t, ok)
 	_, err = f.c.Webhooks.GetMessage(ctx, f.hook.ID, f.hook.Token, m.ID, nil)
-	requireAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
+	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownMessage)
 }
 
 func TestWebhookEditValidation(t *testing.T) {
@@ -866,15 +866,15 @@ func TestWebhookEditValidation(t *testing.T) {
 		_, err := f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, 1, p)
 		return err
 	}
-	requireProblem(t, edit(&guildkit.WebhookMessageEditParams{Content: guildkit.Some(strings.Repeat("x", 2001))}), "content", "length")
-	requireProblem(t, edit(&guildkit.WebhookMessageEditParams{Flags: guildkit.Some(guildkit.MessageFlagSuppressNotifications)}), "flags", "not_allowed")
+	requireWebhookProblem(t, edit(&guildkit.WebhookMessageEditParams{Content: guildkit.Some(strings.Repeat("x", 2001))}), "content", "length")
+	requireWebhookProblem(t, edit(&guildkit.WebhookMessageEditParams{Flags: guildkit.Some(guildkit.MessageFlagSuppressNotifications)}), "flags", "not_allowed")
 	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
 	err := edit(&guildkit.WebhookMessageEditParams{Flags: v2, Content: guildkit.Some("x"), Embeds: guildkit.Some([]guildkit.Embed{{Title: "t"}}),
 		Files: []guildkit.File{{Name: "f", Reader: strings.NewReader("")}}})
-	requireProblem(t, err, "content", "conflict")
-	requireProblem(t, err, "embeds", "conflict")
-	requireProblem(t, err, "files", "conflict")
-	requireProblem(t, edit(&guildkit.WebhookMessageEditParams{ThreadID: guildkit.Null[guildkit.Snowflake]()}), "thread_id", "not_null")
+	requireWebhookProblem(t, err, "content", "conflict")
+	requireWebhookProblem(t, err, "embeds", "conflict")
+	requireWebhookProblem(t, err, "files", "conflict")
+	requireWebhookProblem(t, edit(&guildkit.WebhookMessageEditParams{ThreadID: guildkit.Null[guildkit.Snowflake]()}), "thread_id", "not_null")
 	assert.Empty(t, f.srv.Requests())
 }
 
@@ -890,10 +890,10 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 		return f.c.Webhooks.EditMessage(ctx, hook.ID, hook.Token, m.ID, p)
 	}
 	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
-	text := v2Text("now in V2")
+	text := webhookV2Text("now in V2")
 	// Setting the flag while the original's content and files are set: 400.
 	_, err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: text, WithComponents: guildkit.Some(true)})
-	ae := requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	assert.Len(t, ae.Errors, 2, "content and attachments: %v", ae.Errors)
 	// With content, embeds, attachments and poll nulled it works.
 	ed, err := edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: text, Content: guildkit.Null[string](),
@@ -904,14 +904,14 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 	assert.NotEmpty(t, ed.Components)
 	// The flag cannot be removed.
 	_, err = edit(&guildkit.WebhookMessageEditParams{Flags: guildkit.Some(guildkit.MessageFlagSuppressEmbeds)})
-	ae = requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	ae = requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	assert.Equal(t, "flags", ae.Errors[0].Path)
 	// Content cannot come back while it is set.
 	_, err = edit(&guildkit.WebhookMessageEditParams{Content: guildkit.Some("text again")})
-	requireAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+	requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
 	// Mentions of a V2 message come from its text displays.
 	u := f.srv.AddUser(guildkit.User{Username: "mentioned"})
-	ed, err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: v2Text(fmt.Sprintf("hi <@%s>", u.ID))})
+	ed, err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: webhookV2Text(fmt.Sprintf("hi <@%s>", u.ID))})
 	require.NoError(t, err)
 	require.Len(t, ed.Mentions, 1)
 	assert.Equal(t, u.ID, ed.Mentions[0].ID)
@@ -952,18 +952,18 @@ func TestWebhookChatCompat(t *testing.T) {
 			"mrkdwn": json.RawMessage(`true`), "text": json.RawMessage(`"dup"`), "bad": json.RawMessage(`{`)},
 		Attachments: []guildkit.ChatCompatAttachment{{Text: "a", Extra: map[string]json.RawMessage{"mrkdwn_in": json.RawMessage(`["text"]`)}}},
 	}, nil)
-	requireProblem(t, err, "channel", "not_allowed")
-	requireProblem(t, err, "icon_emoji", "not_allowed")
-	requireProblem(t, err, "mrkdwn", "not_allowed")
-	requireProblem(t, err, "text", "duplicate")
-	requireProblem(t, err, "bad", "invalid")
-	requireProblem(t, err, "attachments[0].mrkdwn_in", "not_allowed")
+	requireWebhookProblem(t, err, "channel", "not_allowed")
+	requireWebhookProblem(t, err, "icon_emoji", "not_allowed")
+	requireWebhookProblem(t, err, "mrkdwn", "not_allowed")
+	requireWebhookProblem(t, err, "text", "duplicate")
+	requireWebhookProblem(t, err, "bad", "invalid")
+	requireWebhookProblem(t, err, "attachments[0].mrkdwn_in", "not_allowed")
 	_, err = f.c.Webhooks.ExecuteChatCompat(ctx, f.hook.ID, f.hook.Token, nil, nil)
-	requireProblem(t, err, "", "required")
+	requireWebhookProblem(t, err, "", "required")
 	assert.Len(t, f.srv.Requests(), n, "refused calls are not sent")
 
 	_, err = f.c.Webhooks.ExecuteChatCompat(ctx, f.hook.ID, "bad", &guildkit.ChatCompatPayload{Text: "x"}, nil)
-	requireAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
+	requireWebhookAPIError(t, err, http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken)
 }
 
 func TestWebhookRepoCompat(t *testing.T) {
@@ -997,11 +997,11 @@ func TestWebhookRepoCompat(t *testing.T) {
 
 	n := len(f.srv.Requests())
 	_, err = f.c.Webhooks.ExecuteRepoCompat(ctx, f.hook.ID, f.hook.Token, "gollum", json.RawMessage(`{}`), nil)
-	requireProblem(t, err, "event", "invalid")
+	requireWebhookProblem(t, err, "event", "invalid")
 	_, err = f.c.Webhooks.ExecuteRepoCompat(ctx, f.hook.ID, f.hook.Token, guildkit.RepoEventPush, json.RawMessage(`{`), nil)
-	requireProblem(t, err, "payload", "invalid")
+	requireWebhookProblem(t, err, "payload", "invalid")
 	_, err = f.c.Webhooks.ExecuteRepoCompat(ctx, f.hook.ID, f.hook.Token, guildkit.RepoEventPush, nil, nil)
-	requireProblem(t, err, "payload", "required")
+	requireWebhookProblem(t, err, "payload", "required")
 	assert.Len(t, f.srv.Requests(), n)
 	assert.Len(t, guildkit.RepoEvents, 18)
 }
@@ -1069,19 +1069,19 @@ func TestWebhookString(t *testing.T) {
 	assert.False(t, errors.Is(nil, guildkit.ErrNotFound))
 }
 
-func tinyPNG(t *testing.T) []byte {
+func webhookPNG(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	require.NoError(t, png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 1, 1))))
 	return buf.Bytes()
 }
 
-func slogTo(w io.Writer) *slog.Logger {
+func webhookLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// v2Text is a Components V2 tree of one text display.
-func v2Text(s string) guildkit.Opt[json.RawMessage] {
+// webhookV2Text is a Components V2 tree of one text display.
+func webhookV2Text(s string) guildkit.Opt[json.RawMessage] {
 	b, _ := json.Marshal([]any{map[string]any{"type": 10, "content": s}})
 	return guildkit.Some(json.RawMessage(b))
 }

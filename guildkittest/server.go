@@ -60,6 +60,9 @@ type Server struct {
 	invites  map[string]*inviteState // by code
 	events   []Event
 	requests []Request
+	inv      inviteServer // invite settings and scheduled events
+
+	membersIntentOff bool // List Guild Members answers 403; see SetMembersIntent
 
 	webhooks *webhookStore // webhooks, their messages, webhook thread state; made on first use
 }
@@ -282,6 +285,8 @@ func (s *Server) routes(m *http.ServeMux) {
 	// Each resource registers its routes in its own file.
 	for _, register := range []func(registrar){
 		s.guildRoutes,
+		s.inviteRoutes,
+		s.memberRoutes,
 		s.webhookRoutes,
 	} {
 		register(reg)

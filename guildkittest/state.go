@@ -16,6 +16,7 @@ type guildState struct {
 	roles    map[guildkit.Snowflake]*guildkit.Role
 	members  map[guildkit.Snowflake]*memberState
 	channels map[guildkit.Snowflake]*guildkit.Channel
+	bans     map[guildkit.Snowflake]*guildkit.Ban // by user id; made on first use
 }
 
 // memberState is a member and what the server tracks about it.

@@ -25,7 +25,7 @@ import (
 // Error codes the webhook routes answer with that the guildkit package has no
 // constant for (the reference platform's).
 const (
-	codeEmptyMessage guildkit.ErrorCode = 50006 // Cannot send an empty message
+	codeWebhookEmptyMessage guildkit.ErrorCode = 50006 // Cannot send an empty message
 )
 
 // webhookStore is what the server keeps about webhooks, their messages and
@@ -162,7 +162,7 @@ func (s *Server) WebhookMessages(webhookID guildkit.Snowflake) []guildkit.Messag
 	var out []guildkit.Message
 	for _, m := range s.wh().messages {
 		if m.webhookID == webhookID {
-			out = append(out, copyMessage(m.msg))
+			out = append(out, copyWebhookMessage(m.msg))
 		}
 	}
 	slices.SortFunc(out, func(a, b guildkit.Message) int { return cmp.Compare(a.ID, b.ID) })
@@ -177,7 +177,7 @@ func (s *Server) WebhookMessage(id guildkit.Snowflake) (guildkit.Message, bool) 
 	if !ok {
 		return guildkit.Message{}, false
 	}
-	return copyMessage(m.msg), true
+	return copyWebhookMessage(m.msg), true
 }
 
 // ArchiveWebhookThread marks a thread (a channel added with AddChannel, of a
@@ -261,7 +261,7 @@ func (s *Server) webhookJSON(e *webhookEntry, withUser bool) guildkit.Webhook {
 	return w
 }
 
-func copyMessage(m guildkit.Message) guildkit.Message {
+func copyWebhookMessage(m guildkit.Message) guildkit.Message {
 	m.Mentions = slices.Clone(m.Mentions)
 	m.MentionRoles = slices.Clone(m.MentionRoles)
 	m.Attachments = slices.Clone(m.Attachments)
@@ -288,7 +288,7 @@ func webhookNameProblem(name string) string {
 	return ""
 }
 
-func avatarHash(data string) (string, bool) {
+func webhookAvatarHash(data string) (string, bool) {
 	d := guildkit.ImageData(data)
 	ct := d.ContentType()
 	if !strings.HasPrefix(ct, "image/") || !strings.HasPrefix(data, "data:"+ct+";base64,") {
@@ -320,7 +320,7 @@ func (c *call) applyWebhookBody(w *guildkit.Webhook, b webhookBody, nameRequired
 	}
 	var hash *string
 	if a, ok := b.Avatar.Get(); ok {
-		h, valid := avatarHash(a)
+		h, valid := webhookAvatarHash(a)
 		if !valid {
 			problems["avatar"] = "Invalid image data"
 		}
@@ -558,8 +558,8 @@ func (s *Server) deleteWebhookWithToken(c *call) {
 	c.noContent()
 }
 
-// messageBody is the body of Execute Webhook and Edit Webhook Message.
-type messageBody struct {
+// webhookMessageBody is the body of Execute Webhook and Edit Webhook Message.
+type webhookMessageBody struct {
 	Content         wire.Opt[string]                       `json:"content"`
 	Username        wire.Opt[string]                       `json:"username"`
 	AvatarURL       wire.Opt[string]                       `json:"avatar_url"`
@@ -574,9 +574,9 @@ type messageBody struct {
 	Poll            wire.Opt[guildkit.PollCreate]          `json:"poll"`
 }
 
-// receivedFile is a files[n] part: its name, type and size. Its content is
+// webhookFile is a files[n] part: its name, type and size. Its content is
 // counted and dropped, never held in memory.
-type receivedFile struct {
+type webhookFile struct {
 	index       int
 	filename    string
 	contentType string
@@ -588,14 +588,14 @@ type receivedFile struct {
 // and returns false on a bad body. While it reads a multipart body it
 // releases s.mu, so that a large upload does not hold up other requests;
 // callers look their state up again afterwards.
-func (c *call) readMessageBody() (messageBody, []receivedFile, bool) {
-	var b messageBody
+func (c *call) readMessageBody() (webhookMessageBody, []webhookFile, bool) {
+	var b webhookMessageBody
 	mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
 		return b, nil, c.decode(&b)
 	}
 	c.s.mu.Unlock()
-	files, bad, problem := readMultipartMessage(c.r, &b)
+	files, bad, problem := readWebhookMultipart(c.r, &b)
 	c.s.mu.Lock()
 	switch {
 	case bad != "":
@@ -608,9 +608,9 @@ func (c *call) readMessageBody() (messageBody, []receivedFile, bool) {
 	return b, files, true
 }
 
-// readMultipartMessage reads payload_json into b and counts the files[n]
+// readWebhookMultipart reads payload_json into b and counts the files[n]
 // parts. It touches no server state.
-func readMultipartMessage(r *http.Request, b *messageBody) (files []receivedFile, bad string, problem map[string]string) {
+func readWebhookMultipart(r *http.Request, b *webhookMessageBody) (files []webhookFile, bad string, problem map[string]string) {
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, "Invalid multipart body", nil
@@ -638,7 +638,7 @@ func readMultipartMessage(r *http.Request, b *messageBody) (files []receivedFile
 			if err != nil {
 				return nil, "Invalid multipart body", nil
 			}
-			files = append(files, receivedFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
+			files = append(files, webhookFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
 		default:
 			_, _ = io.Copy(io.Discard, part)
 		}
@@ -646,7 +646,7 @@ func readMultipartMessage(r *http.Request, b *messageBody) (files []receivedFile
 	}
 }
 
-var mentionRE = regexp.MustCompile(`<@(!|&)?(\d+)>|@everyone|@here`)
+var webhookMentionRE = regexp.MustCompile(`<@(!|&)?(\d+)>|@everyone|@here`)
 
 // buildMentions parses user, role and everyone mentions from text under the
 // allowed mentions (nil: all allowed).
@@ -667,7 +667,7 @@ func (s *Server) buildMentions(gs *guildState, text string, am *guildkit.Allowed
 		}
 		return false
 	}
-	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range webhookMentionRE.FindAllStringSubmatch(text, -1) {
 		if m[2] == "" {
 			everyone = everyone || allow(guildkit.AllowedMentionEveryone, 0)
 			continue
@@ -690,9 +690,9 @@ func (s *Server) buildMentions(gs *guildState, text string, am *guildkit.Allowed
 	return users, roles, everyone
 }
 
-// componentText gathers the content of every Text Display (type 10) in a
+// webhookComponentText gathers the content of every Text Display (type 10) in a
 // component tree, for mentions of a Components V2 message.
-func componentText(raw json.RawMessage) string {
+func webhookComponentText(raw json.RawMessage) string {
 	var tree any
 	if json.Unmarshal(raw, &tree) != nil {
 		return ""
@@ -726,11 +726,11 @@ const (
 	webhookEditFlags    = guildkit.MessageFlagSuppressEmbeds | guildkit.MessageFlagIsComponentsV2
 )
 
-func isThreadType(t guildkit.ChannelType) bool {
+func isWebhookThreadType(t guildkit.ChannelType) bool {
 	return t == guildkit.ChannelTypePublicThread || t == guildkit.ChannelTypePrivateThread || t == guildkit.ChannelTypeAnnouncementThread
 }
 
-func isForumType(t guildkit.ChannelType) bool {
+func isWebhookForumType(t guildkit.ChannelType) bool {
 	return t == guildkit.ChannelTypeGuildForum || t == guildkit.ChannelTypeGuildMedia
 }
 
@@ -757,7 +757,7 @@ func (c *call) messageComponents(e *webhookEntry, raw json.RawMessage, v2 bool) 
 	if !owned && c.r.URL.Query().Get("with_components") != "true" {
 		return nil, false, true // ignored
 	}
-	if problems := checkComponents(raw, v2, owned); len(problems) > 0 {
+	if problems := checkWebhookComponents(raw, v2, owned); len(problems) > 0 {
 		c.formError(problems)
 		return nil, false, false
 	}
@@ -767,14 +767,14 @@ func (c *call) messageComponents(e *webhookEntry, raw json.RawMessage, v2 bool) 
 	return raw, true, true
 }
 
-func hasComponents(raw json.RawMessage) bool {
+func webhookHasComponents(raw json.RawMessage) bool {
 	var list []json.RawMessage
 	return json.Unmarshal(raw, &list) == nil && len(list) > 0
 }
 
-// checkComponents validates a component tree for a message (placeholder
+// checkWebhookComponents validates a component tree for a message (placeholder
 // until the components package is merged).
-func checkComponents(raw json.RawMessage, v2, owned bool) map[string]string {
+func checkWebhookComponents(raw json.RawMessage, v2, owned bool) map[string]string {
 	return nil
 }
 
@@ -801,7 +801,7 @@ func (s *Server) executeWebhook(c *call) {
 
 // postWebhookMessage validates an execution and stores its message; it
 // answers the call.
-func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, files []receivedFile, threadID guildkit.Snowflake, wait bool) {
+func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBody, files []webhookFile, threadID guildkit.Snowflake, wait bool) {
 	problems := map[string]string{}
 	content, _ := b.Content.Get()
 	if utf8.RuneCountInString(content) > guildkit.MaxMessageContent {
@@ -818,7 +818,7 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, fil
 	poll, hasPoll := b.Poll.Get()
 	v2 := flags.Has(guildkit.MessageFlagIsComponentsV2)
 	if v2 {
-		v2Conflicts(problems, content != "", len(embeds) > 0, len(files) > 0, hasPoll)
+		webhookV2Conflicts(problems, content != "", len(embeds) > 0, len(files) > 0, hasPoll)
 	}
 	if u, ok := b.Username.Get(); ok {
 		if p := webhookNameProblem(u); p != "" {
@@ -834,8 +834,8 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, fil
 	if !ok {
 		return
 	}
-	if content == "" && len(embeds) == 0 && !hasComponents(comps) && len(files) == 0 && !hasPoll {
-		c.error(http.StatusBadRequest, codeEmptyMessage, "Cannot send an empty message")
+	if content == "" && len(embeds) == 0 && !webhookHasComponents(comps) && len(files) == 0 && !hasPoll {
+		c.error(http.StatusBadRequest, codeWebhookEmptyMessage, "Cannot send an empty message")
 		return
 	}
 
@@ -856,17 +856,17 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, fil
 	switch {
 	case threadID != 0:
 		th, ok := gs.channels[threadID]
-		if !ok || !isThreadType(th.Type) || th.ParentID == nil || *th.ParentID != ch.ID {
+		if !ok || !isWebhookThreadType(th.Type) || th.ParentID == nil || *th.ParentID != ch.ID {
 			c.error(http.StatusNotFound, guildkit.CodeUnknownChannel, "Unknown Channel")
 			return
 		}
 		s.webhookThread(threadID).Archived = false
 		target = threadID
-	case isForumType(ch.Type) && !hasThreadName:
+	case isWebhookForumType(ch.Type) && !hasThreadName:
 		c.error(http.StatusBadRequest, guildkit.CodeInvalidRequest, "Webhooks posted to forum channels must have a thread_name or thread_id")
 		return
 	case hasThreadName:
-		if !isForumType(ch.Type) {
+		if !isWebhookForumType(ch.Type) {
 			c.error(http.StatusBadRequest, guildkit.CodeInvalidRequest, "Webhooks can only create threads in forum channels")
 			return
 		}
@@ -911,16 +911,16 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, fil
 	atts, _ := b.Attachments.Get()
 	m := guildkit.Message{
 		ID: s.newID(), ChannelID: target, Author: author, Content: content, Timestamp: now,
-		TTS: b.TTS.Or(false), Embeds: richEmbeds(embeds), Attachments: s.newAttachments(target, nil, atts, files),
+		TTS: b.TTS.Or(false), Embeds: webhookRichEmbeds(embeds), Attachments: s.newAttachments(target, nil, atts, files),
 		WebhookID: &e.hook.ID, ApplicationID: e.hook.ApplicationID, Flags: flags, Components: comps, Thread: created,
 	}
 	if hasPoll {
-		m.Poll = makePoll(poll, now)
+		m.Poll = webhookPoll(poll, now)
 	}
-	am := optPtr(b.AllowedMentions)
+	am := webhookOptPtr(b.AllowedMentions)
 	text := content
 	if v2 {
-		text = componentText(comps)
+		text = webhookComponentText(comps)
 	}
 	m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, am)
 	s.wh().messages[m.ID] = &webhookMessage{msg: m, webhookID: e.hook.ID}
@@ -928,10 +928,10 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b messageBody, fil
 		c.noContent()
 		return
 	}
-	c.json(http.StatusOK, copyMessage(m))
+	c.json(http.StatusOK, copyWebhookMessage(m))
 }
 
-func v2Conflicts(problems map[string]string, content, embeds, files, poll bool) {
+func webhookV2Conflicts(problems map[string]string, content, embeds, files, poll bool) {
 	const msg = "Cannot be used with the IS_COMPONENTS_V2 flag"
 	if content {
 		problems["content"] = msg
@@ -947,14 +947,14 @@ func v2Conflicts(problems map[string]string, content, embeds, files, poll bool) 
 	}
 }
 
-func optPtr[T any](o wire.Opt[T]) *T {
+func webhookOptPtr[T any](o wire.Opt[T]) *T {
 	if v, ok := o.Get(); ok {
 		return &v
 	}
 	return nil
 }
 
-func richEmbeds(in []guildkit.Embed) []guildkit.Embed {
+func webhookRichEmbeds(in []guildkit.Embed) []guildkit.Embed {
 	out := make([]guildkit.Embed, len(in))
 	for i, e := range in {
 		if e.Type == "" {
@@ -965,7 +965,7 @@ func richEmbeds(in []guildkit.Embed) []guildkit.Embed {
 	return out
 }
 
-func makePoll(p guildkit.PollCreate, now time.Time) *guildkit.Poll {
+func webhookPoll(p guildkit.PollCreate, now time.Time) *guildkit.Poll {
 	exp := now.Add(time.Duration(p.Duration.Or(24)) * time.Hour)
 	out := &guildkit.Poll{Question: p.Question, Expiry: &exp, AllowMultiselect: p.AllowMultiselect, LayoutType: p.LayoutType,
 		Results: &guildkit.PollResults{AnswerCounts: []guildkit.PollAnswerCount{}}}
@@ -981,7 +981,7 @@ func makePoll(p guildkit.PollCreate, now time.Time) *guildkit.Poll {
 
 // newAttachments returns kept followed by one attachment per received file,
 // named and described by the attachments entry whose id is the file's index.
-func (s *Server) newAttachments(channelID guildkit.Snowflake, kept []guildkit.Attachment, entries []guildkit.PartialAttachment, files []receivedFile) []guildkit.Attachment {
+func (s *Server) newAttachments(channelID guildkit.Snowflake, kept []guildkit.Attachment, entries []guildkit.PartialAttachment, files []webhookFile) []guildkit.Attachment {
 	out := append([]guildkit.Attachment{}, kept...)
 	for _, f := range files {
 		a := guildkit.Attachment{ID: s.newID(), Filename: f.filename, ContentType: f.contentType, Size: f.size}
@@ -1033,7 +1033,7 @@ func (s *Server) getWebhookMessage(c *call) {
 	if !ok {
 		return
 	}
-	c.json(http.StatusOK, copyMessage(m.msg))
+	c.json(http.StatusOK, copyWebhookMessage(m.msg))
 }
 
 func (s *Server) deleteWebhookMessage(c *call) {
@@ -1067,7 +1067,7 @@ func (s *Server) editWebhookMessage(c *call) {
 		return
 	}
 	old := wm.msg
-	m := copyMessage(old)
+	m := copyWebhookMessage(old)
 	problems := map[string]string{}
 	if f, ok := b.Flags.Get(); ok && f&^webhookEditFlags != 0 {
 		problems["flags"] = "Only SUPPRESS_EMBEDS and IS_COMPONENTS_V2 can be set."
@@ -1090,7 +1090,7 @@ func (s *Server) editWebhookMessage(c *call) {
 		if len(embeds) > guildkit.MaxMessageEmbeds {
 			problems["embeds"] = fmt.Sprintf("Must be %d or fewer in length.", guildkit.MaxMessageEmbeds)
 		}
-		m.Embeds = richEmbeds(embeds)
+		m.Embeds = webhookRichEmbeds(embeds)
 	}
 	if b.Poll.IsSet() {
 		problems["poll"] = "Polls can only be added when editing a deferred interaction response"
@@ -1119,7 +1119,7 @@ func (s *Server) editWebhookMessage(c *call) {
 	if v2 {
 		// Setting the flag needs the original's content, embeds, files and
 		// poll nulled; a V2 message never holds them.
-		v2Conflicts(problems, m.Content != "", len(m.Embeds) > 0, len(m.Attachments) > 0, m.Poll != nil)
+		webhookV2Conflicts(problems, m.Content != "", len(m.Embeds) > 0, len(m.Attachments) > 0, m.Poll != nil)
 	}
 	if len(problems) > 0 {
 		c.formError(problems)
@@ -1135,8 +1135,8 @@ func (s *Server) editWebhookMessage(c *call) {
 			m.Components = comps
 		}
 	}
-	if m.Content == "" && len(m.Embeds) == 0 && !hasComponents(m.Components) && len(m.Attachments) == 0 && m.Poll == nil {
-		c.error(http.StatusBadRequest, codeEmptyMessage, "Cannot send an empty message")
+	if m.Content == "" && len(m.Embeds) == 0 && !webhookHasComponents(m.Components) && len(m.Attachments) == 0 && m.Poll == nil {
+		c.error(http.StatusBadRequest, codeWebhookEmptyMessage, "Cannot send an empty message")
 		return
 	}
 	// Mentions are rebuilt from scratch when the text they come from changes.
@@ -1144,16 +1144,16 @@ func (s *Server) editWebhookMessage(c *call) {
 		gid, _ := e.hook.GuildID.Get()
 		text := m.Content
 		if v2 {
-			text = componentText(m.Components)
+			text = webhookComponentText(m.Components)
 		}
 		if gs := s.guilds[gid]; gs != nil {
-			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, optPtr(b.AllowedMentions))
+			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, webhookOptPtr(b.AllowedMentions))
 		}
 	}
 	now := s.now().UTC()
 	m.EditedTimestamp = &now
 	wm.msg = m
-	c.json(http.StatusOK, copyMessage(m))
+	c.json(http.StatusOK, copyWebhookMessage(m))
 }
 
 // compatWait reads wait for the compatibility routes, where it defaults to
@@ -1173,10 +1173,10 @@ func (s *Server) executeChatCompat(c *call) {
 	if !ok {
 		return
 	}
-	var b messageBody
+	var b webhookMessageBody
 	content := p.Text
 	if content == "" {
-		content = blocksText(p.Blocks)
+		content = chatCompatBlocksText(p.Blocks)
 	}
 	var embeds []guildkit.Embed
 	for _, a := range p.Attachments {
@@ -1227,8 +1227,8 @@ func (s *Server) executeChatCompat(c *call) {
 	s.postWebhookMessage(c, e, b, nil, threadID, c.compatWait())
 }
 
-// blocksText takes the text of section and header blocks.
-func blocksText(blocks []json.RawMessage) string {
+// chatCompatBlocksText takes the text of section and header blocks.
+func chatCompatBlocksText(blocks []json.RawMessage) string {
 	var lines []string
 	for _, raw := range blocks {
 		var blk struct {
@@ -1265,12 +1265,12 @@ func (s *Server) executeRepoCompat(c *call) {
 		c.noContent() // unsupported events are accepted and dropped
 		return
 	}
-	b := messageBody{Content: wire.Some(repoSummary(event, payload)), Username: wire.Some("GitHub")}
+	b := webhookMessageBody{Content: wire.Some(repoCompatSummary(event, payload)), Username: wire.Some("GitHub")}
 	s.postWebhookMessage(c, e, b, nil, threadID, c.compatWait())
 }
 
-// repoSummary is the short message a repository event becomes.
-func repoSummary(event guildkit.RepoEvent, p map[string]any) string {
+// repoCompatSummary is the short message a repository event becomes.
+func repoCompatSummary(event guildkit.RepoEvent, p map[string]any) string {
 	str := func(path ...string) string {
 		var cur any = p
 		for _, k := range path {
