@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -111,4 +112,28 @@ func TestWebhookClientOperations(t *testing.T) {
 	assert.NotContains(t, err.Error(), "not-the-token")
 	_, err = wrong.Client().Webhooks.Get(ctx, f.hook.ID)
 	assert.ErrorIs(t, err, guildkit.ErrNoCredential, "the webhook client has no bot credential")
+}
+
+func TestWebhookClientConcurrentUse(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t)
+	wc, err := guildkit.NewWebhookClient(f.srv.BaseURL() + "/webhooks/" + f.hook.ID.String() + "/" + f.hook.Token)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := wc.Execute(context.Background(), &guildkit.WebhookExecuteParams{Content: guildkit.Some(fmt.Sprintf("message %d", i)),
+				Files: []guildkit.File{{Name: "f.txt", Reader: strings.NewReader(strings.Repeat("x", 1000*i))}}})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		assert.NoError(t, err)
+	}
+	assert.Len(t, f.srv.WebhookMessages(f.hook.ID), 8)
 }
