@@ -1,0 +1,234 @@
+package components
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// List is a list of components, such as the "components" field of a
+// message, a row, a section or a container. Decoding dispatches on each
+// element's "type"; a type this package does not know becomes an [*Unknown].
+// A nil List encodes as [].
+type List []Component
+
+// MarshalJSON encodes the list; a nil list encodes as [].
+func (l List) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]Component(l))
+}
+
+// UnmarshalJSON decodes a JSON array of components. null decodes as nil.
+func (l *List) UnmarshalJSON(b []byte) error {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	if raws == nil {
+		*l = nil
+		return nil
+	}
+	out := make(List, len(raws))
+	for i, r := range raws {
+		c, err := Unmarshal(r)
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+		out[i] = c
+	}
+	*l = out
+	return nil
+}
+
+// ErrNoType is returned by [Unmarshal] for an object without a "type".
+var ErrNoType = errors.New("components: component has no type")
+
+// Unmarshal decodes one component, choosing its Go type by the "type"
+// field. A type this package does not know decodes into an [*Unknown] that
+// keeps the raw JSON. Fields of a known type that this package does not model
+// are dropped.
+func Unmarshal(data []byte) (Component, error) {
+	var head struct {
+		Type *Type `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("components: %w", err)
+	}
+	if head.Type == nil {
+		return nil, ErrNoType
+	}
+	c := newOfType(*head.Type)
+	if c == nil {
+		u := &Unknown{Raw: append(json.RawMessage(nil), bytes.TrimSpace(data)...)}
+		return u, nil
+	}
+	if err := json.Unmarshal(data, c); err != nil {
+		return nil, fmt.Errorf("components: %s: %w", head.Type, err)
+	}
+	return c, nil
+}
+
+func newOfType(t Type) Component {
+	switch t {
+	case TypeActionRow:
+		return new(ActionRow)
+	case TypeButton:
+		return new(Button)
+	case TypeStringSelect:
+		return new(StringSelect)
+	case TypeTextInput:
+		return new(TextInput)
+	case TypeUserSelect:
+		return new(UserSelect)
+	case TypeRoleSelect:
+		return new(RoleSelect)
+	case TypeMentionableSelect:
+		return new(MentionableSelect)
+	case TypeChannelSelect:
+		return new(ChannelSelect)
+	case TypeSection:
+		return new(Section)
+	case TypeTextDisplay:
+		return new(TextDisplay)
+	case TypeThumbnail:
+		return new(Thumbnail)
+	case TypeMediaGallery:
+		return new(MediaGallery)
+	case TypeFile:
+		return new(File)
+	case TypeSeparator:
+		return new(Separator)
+	case TypeContainer:
+		return new(Container)
+	case TypeLabel:
+		return new(Label)
+	case TypeFileUpload:
+		return new(FileUpload)
+	case TypeRadioGroup:
+		return new(RadioGroup)
+	case TypeCheckboxGroup:
+		return new(CheckboxGroup)
+	case TypeCheckbox:
+		return new(Checkbox)
+	}
+	return nil
+}
+
+// unmarshalOne decodes an optional single component field (a section's
+// accessory, a label's component); absent or null gives nil.
+func unmarshalOne(raw json.RawMessage) (Component, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	return Unmarshal(raw)
+}
+
+// UnmarshalJSON decodes a section, dispatching its accessory on its type.
+func (c *Section) UnmarshalJSON(b []byte) error {
+	type plain Section
+	var aux struct {
+		plain
+		Accessory json.RawMessage `json:"accessory"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	acc, err := unmarshalOne(aux.Accessory)
+	if err != nil {
+		return fmt.Errorf("accessory: %w", err)
+	}
+	*c = Section(aux.plain)
+	c.Accessory = acc
+	return nil
+}
+
+// UnmarshalJSON decodes a label, dispatching its component on its type.
+func (c *Label) UnmarshalJSON(b []byte) error {
+	type plain Label
+	var aux struct {
+		plain
+		Component json.RawMessage `json:"component"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	child, err := unmarshalOne(aux.Component)
+	if err != nil {
+		return fmt.Errorf("component: %w", err)
+	}
+	*c = Label(aux.plain)
+	c.Component = child
+	return nil
+}
+
+// Unknown is a component of a type this package does not know, such as one
+// added to the interface later. It keeps the component's JSON as received
+// and encodes it back unchanged, so a decode/encode round trip loses nothing.
+// [Validate] reports it, as it cannot check it; [AssignIDs] leaves it alone
+// but does not reuse its id.
+type Unknown struct {
+	Raw json.RawMessage
+}
+
+// Type returns the "type" field of the raw JSON.
+func (u *Unknown) Type() Type {
+	var h struct {
+		Type Type `json:"type"`
+	}
+	_ = json.Unmarshal(u.Raw, &h)
+	return h.Type
+}
+
+// ComponentID returns the "id" field of the raw JSON, or 0 when it is
+// missing or not an integer.
+func (u *Unknown) ComponentID() int {
+	var h struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(u.Raw, &h) != nil {
+		return 0
+	}
+	id, err := strconv.Atoi(string(h.ID))
+	if err != nil {
+		return 0
+	}
+	return id
+}
+
+func (u *Unknown) idRef() *int { return nil }
+
+// MarshalJSON returns the raw JSON (null when empty).
+func (u Unknown) MarshalJSON() ([]byte, error) {
+	if len(u.Raw) == 0 {
+		return []byte("null"), nil
+	}
+	return u.Raw, nil
+}
+
+// UnmarshalJSON keeps a copy of b.
+func (u *Unknown) UnmarshalJSON(b []byte) error {
+	u.Raw = append(u.Raw[:0:0], b...)
+	return nil
+}
+
+// marshalWithType encodes v (a struct) and puts "type":t first.
+func marshalWithType(t Type, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(b)+12)
+	out = append(out, `{"type":`...)
+	out = strconv.AppendInt(out, int64(t), 10)
+	if len(b) > 2 {
+		out = append(out, ',')
+		out = append(out, b[1:]...)
+	} else {
+		out = append(out, '}')
+	}
+	return out, nil
+}
