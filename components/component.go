@@ -50,9 +50,9 @@ type StringSelect struct {
 	CustomID    string         `json:"custom_id"`
 	Options     []SelectOption `json:"options"`
 	Placeholder string         `json:"placeholder,omitempty"`
-	MinValues   Opt[int]       `json:"min_values,omitzero"`
-	MaxValues   Opt[int]       `json:"max_values,omitzero"`
-	Required    Opt[bool]      `json:"required,omitzero"`
+	MinValues   Opt[int]       `json:"min_values,omitzero"` // 0-25, default 1; not nullable
+	MaxValues   Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
+	Required    Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled    bool           `json:"disabled,omitempty"`
 }
 
@@ -64,9 +64,9 @@ type UserSelect struct {
 	CustomID      string         `json:"custom_id"`
 	Placeholder   string         `json:"placeholder,omitempty"`
 	DefaultValues []DefaultValue `json:"default_values,omitempty"`
-	MinValues     Opt[int]       `json:"min_values,omitzero"`
-	MaxValues     Opt[int]       `json:"max_values,omitzero"`
-	Required      Opt[bool]      `json:"required,omitzero"`
+	MinValues     Opt[int]       `json:"min_values,omitzero"` // 0-25, default 1; not nullable
+	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
+	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
 }
 
@@ -77,9 +77,9 @@ type RoleSelect struct {
 	CustomID      string         `json:"custom_id"`
 	Placeholder   string         `json:"placeholder,omitempty"`
 	DefaultValues []DefaultValue `json:"default_values,omitempty"`
-	MinValues     Opt[int]       `json:"min_values,omitzero"`
-	MaxValues     Opt[int]       `json:"max_values,omitzero"`
-	Required      Opt[bool]      `json:"required,omitzero"`
+	MinValues     Opt[int]       `json:"min_values,omitzero"` // 0-25, default 1; not nullable
+	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
+	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
 }
 
@@ -91,9 +91,9 @@ type MentionableSelect struct {
 	CustomID      string         `json:"custom_id"`
 	Placeholder   string         `json:"placeholder,omitempty"`
 	DefaultValues []DefaultValue `json:"default_values,omitempty"`
-	MinValues     Opt[int]       `json:"min_values,omitzero"`
-	MaxValues     Opt[int]       `json:"max_values,omitzero"`
-	Required      Opt[bool]      `json:"required,omitzero"`
+	MinValues     Opt[int]       `json:"min_values,omitzero"` // 0-25, default 1; not nullable
+	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
+	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
 }
 
@@ -106,9 +106,9 @@ type ChannelSelect struct {
 	ChannelTypes  []ChannelType  `json:"channel_types,omitempty"`
 	Placeholder   string         `json:"placeholder,omitempty"`
 	DefaultValues []DefaultValue `json:"default_values,omitempty"`
-	MinValues     Opt[int]       `json:"min_values,omitzero"`
-	MaxValues     Opt[int]       `json:"max_values,omitzero"`
-	Required      Opt[bool]      `json:"required,omitzero"`
+	MinValues     Opt[int]       `json:"min_values,omitzero"` // 0-25, default 1; not nullable
+	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
+	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
 }
 
@@ -126,9 +126,9 @@ type TextInput struct {
 	// It is needed only by the deprecated action-row form (at most 45
 	// characters) and is rejected inside a Label.
 	Label       string    `json:"label,omitempty"`
-	MinLength   Opt[int]  `json:"min_length,omitzero"`
-	MaxLength   Opt[int]  `json:"max_length,omitzero"`
-	Required    Opt[bool] `json:"required,omitzero"`
+	MinLength   Opt[int]  `json:"min_length,omitzero"` // 0-4000; not nullable
+	MaxLength   Opt[int]  `json:"max_length,omitzero"` // 1-4000; not nullable
+	Required    Opt[bool] `json:"required,omitzero"`   // default true; not nullable
 	Value       string    `json:"value,omitempty"`
 	Placeholder string    `json:"placeholder,omitempty"`
 }
@@ -156,7 +156,7 @@ type TextDisplay struct {
 type Thumbnail struct {
 	ID          int               `json:"id,omitempty"`
 	Media       UnfurledMediaItem `json:"media"`
-	Description Opt[string]       `json:"description,omitzero"`
+	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed (no description)
 	Spoiler     bool              `json:"spoiler,omitempty"`
 }
 
@@ -181,7 +181,7 @@ type File struct {
 // defaults to true; Spacing is 1 (small, the default) or 2 (large).
 type Separator struct {
 	ID      int              `json:"id,omitempty"`
-	Divider Opt[bool]        `json:"divider,omitzero"`
+	Divider Opt[bool]        `json:"divider,omitzero"` // default true; not nullable
 	Spacing SeparatorSpacing `json:"spacing,omitempty"`
 }
 
@@ -191,7 +191,7 @@ type Separator struct {
 type Container struct {
 	ID          int      `json:"id,omitempty"`
 	Components  List     `json:"components"`
-	AccentColor Opt[int] `json:"accent_color,omitzero"`
+	AccentColor Opt[int] `json:"accent_color,omitzero"` // 0x000000-0xFFFFFF; Null allowed (no accent)
 	Spoiler     bool     `json:"spoiler,omitempty"`
 }
 
@@ -212,9 +212,9 @@ type Label struct {
 type FileUpload struct {
 	ID        int       `json:"id,omitempty"`
 	CustomID  string    `json:"custom_id"`
-	MinValues Opt[int]  `json:"min_values,omitzero"`
-	MaxValues Opt[int]  `json:"max_values,omitzero"`
-	Required  Opt[bool] `json:"required,omitzero"`
+	MinValues Opt[int]  `json:"min_values,omitzero"` // 0-10, default 1; not nullable
+	MaxValues Opt[int]  `json:"max_values,omitzero"` // 1-10, default 1; not nullable
+	Required  Opt[bool] `json:"required,omitzero"`   // default true; not nullable
 }
 
 // RadioGroup (type 21) picks one of 2-10 options in a modal. Required
@@ -223,7 +223,7 @@ type RadioGroup struct {
 	ID       int           `json:"id,omitempty"`
 	CustomID string        `json:"custom_id"`
 	Options  []RadioOption `json:"options"`
-	Required Opt[bool]     `json:"required,omitzero"`
+	Required Opt[bool]     `json:"required,omitzero"` // default true; not nullable
 }
 
 // CheckboxGroup (type 22) picks any of 1-10 options in a modal. MinValues is
@@ -233,9 +233,9 @@ type CheckboxGroup struct {
 	ID        int              `json:"id,omitempty"`
 	CustomID  string           `json:"custom_id"`
 	Options   []CheckboxOption `json:"options"`
-	MinValues Opt[int]         `json:"min_values,omitzero"`
-	MaxValues Opt[int]         `json:"max_values,omitzero"`
-	Required  Opt[bool]        `json:"required,omitzero"`
+	MinValues Opt[int]         `json:"min_values,omitzero"` // 0-10, default 1 (0 needs Required Some(false)); not nullable
+	MaxValues Opt[int]         `json:"max_values,omitzero"` // 1-10, default the number of options; not nullable
+	Required  Opt[bool]        `json:"required,omitzero"`   // default true; not nullable
 }
 
 // Checkbox (type 23) is a single yes/no box in a modal, checked when Default.

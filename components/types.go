@@ -240,7 +240,7 @@ type DefaultValue struct {
 // 1024 characters and may be null.
 type MediaGalleryItem struct {
 	Media       UnfurledMediaItem `json:"media"`
-	Description Opt[string]       `json:"description,omitzero"`
+	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed
 	Spoiler     bool              `json:"spoiler,omitempty"`
 }
 
