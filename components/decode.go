@@ -24,17 +24,19 @@ func (l List) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a JSON array of components. null decodes as nil.
 func (l *List) UnmarshalJSON(b []byte) error {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(b, &raws); err != nil {
+	// encoding/json has checked b before calling UnmarshalJSON, so the
+	// elements can be split and decoded without checking again.
+	raws, isNull, err := splitArray(b)
+	if err != nil {
 		return err
 	}
-	if raws == nil {
+	if isNull {
 		*l = nil
 		return nil
 	}
 	out := make(List, len(raws))
 	for i, r := range raws {
-		c, err := Unmarshal(r)
+		c, err := unmarshalChecked(r)
 		if err != nil {
 			return fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -50,24 +52,43 @@ var ErrNoType = errors.New("components: component has no type")
 // Unmarshal decodes one component, choosing its Go type by the "type"
 // field. A type this package does not know decodes into an [*Unknown] that
 // keeps the raw JSON. Fields of a known type that this package does not model
-// are dropped.
+// are dropped. Should "type" appear twice, the first non-null one counts.
 func Unmarshal(data []byte) (Component, error) {
-	var head struct {
-		Type *Type `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v) // for the syntax error's detail
+		if err == nil {
+			err = errScan
+		}
 		return nil, fmt.Errorf("components: %w", err)
 	}
-	if head.Type == nil {
+	return unmarshalChecked(data)
+}
+
+// unmarshalChecked is Unmarshal for data already known to be valid JSON.
+func unmarshalChecked(data []byte) (Component, error) {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
 		return nil, ErrNoType
 	}
-	c := newOfType(*head.Type)
-	if c == nil {
-		u := &Unknown{Raw: append(json.RawMessage(nil), bytes.TrimSpace(data)...)}
-		return u, nil
+	t, found, err := peekType(data)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(data, c); err != nil {
-		return nil, fmt.Errorf("components: %s: %w", head.Type, err)
+	if !found {
+		return nil, ErrNoType
+	}
+	c := newOfType(t)
+	if c == nil {
+		return &Unknown{Raw: append(json.RawMessage(nil), data...)}, nil
+	}
+	if u, ok := c.(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(data) // Section, Label: skip a second validation
+	} else {
+		err = json.Unmarshal(data, c)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("components: %s: %w", t, err)
 	}
 	return c, nil
 }
@@ -124,7 +145,7 @@ func unmarshalOne(raw json.RawMessage) (Component, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	return Unmarshal(raw)
+	return unmarshalChecked(raw)
 }
 
 // UnmarshalJSON decodes a section, dispatching its accessory on its type.
@@ -174,13 +195,11 @@ type Unknown struct {
 	Raw json.RawMessage
 }
 
-// Type returns the "type" field of the raw JSON.
+// Type returns the "type" field of the raw JSON (the first one, as in
+// [Unmarshal]), or 0 when it cannot be read.
 func (u *Unknown) Type() Type {
-	var h struct {
-		Type Type `json:"type"`
-	}
-	_ = json.Unmarshal(u.Raw, &h)
-	return h.Type
+	t, _, _ := peekType(u.Raw)
+	return t
 }
 
 // ComponentID returns the "id" field of the raw JSON, or 0 when it is

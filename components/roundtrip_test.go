@@ -306,3 +306,33 @@ func TestEncodeWritesType(t *testing.T) {
 		})
 	}
 }
+
+func TestUnmarshalTypeKey(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want components.Type
+	}{
+		{"type first", `{"type":10,"content":"a"}`, components.TypeTextDisplay},
+		{"type last", `{"content":"a","id":3,"type":10}`, components.TypeTextDisplay},
+		{"type after nested objects", `{"components":[{"type":2,"x":"}]\"{"}],"type":1}`, components.TypeActionRow},
+		{"case-insensitive key", `{"TYPE":14}`, components.TypeSeparator},
+		{"escaped key", `{"typ\u0065":14}`, components.TypeSeparator},
+		{"first non-null wins", `{"type":null,"type":14,"type":10}`, components.TypeSeparator},
+		{"whitespace", " \n{ \"type\" :\t12 , \"items\" : [ ] } ", components.TypeMediaGallery},
+		{"negative unknown", `{"type":-3}`, components.Type(-3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := components.Unmarshal([]byte(tt.in))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, c.Type())
+		})
+	}
+	for _, bad := range []string{`{"type":1.5}`, `{"type":"1"}`, `{"type":1`, `{"type":99,}`, `{"type":99}x`, ``, `"type"`} {
+		_, err := components.Unmarshal([]byte(bad))
+		assert.Error(t, err, "%s", bad)
+	}
+}
