@@ -338,8 +338,8 @@ func (v *validator) component(path string, c Component, p place) {
 			v.add(path+".content", wire.CodeRequired, "content is required")
 		}
 	case *Thumbnail:
-		v.media(path+".media", c.Media)
-		v.mediaDescription(path+".description", c.Description)
+		v.media(path, c.Media)
+		v.mediaDescription(path, c.Description)
 	case *MediaGallery:
 		v.gallery(path, c)
 	case *File:
@@ -361,7 +361,7 @@ func (v *validator) component(path string, c Component, p place) {
 		if minV >= 0 && maxV >= 0 && minV > maxV {
 			v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 		}
-		v.notNullBool(path+".required", c.Required)
+		v.notNull(path, "required", c.Required.IsNull())
 	case *RadioGroup:
 		v.radioGroup(path, c)
 	case *CheckboxGroup:
@@ -390,52 +390,46 @@ func (v *validator) id(path string, id int) {
 }
 
 func (v *validator) customID(path, id string) {
-	p := path + ".custom_id"
-	n := utf8.RuneCountInString(id)
-	switch {
-	case n == 0:
-		v.add(p, wire.CodeRequired, "custom_id is required (1-%d characters)", MaxCustomIDLength)
+	if id == "" {
+		v.add(path+".custom_id", wire.CodeRequired, "custom_id is required (1-%d characters)", MaxCustomIDLength)
 		return
-	case n > MaxCustomIDLength:
-		v.add(p, wire.CodeLength, "custom_id must be 1-%d characters, got %d", MaxCustomIDLength, n)
 	}
+	v.maxLen(path, "custom_id", id, MaxCustomIDLength)
 	if v.customIDs == nil {
 		v.customIDs = make(map[string]string)
 	}
 	if first, dup := v.customIDs[id]; dup {
-		v.add(p, wire.CodeDuplicate, "custom_id %q is already used at %s", id, first)
+		v.add(path+".custom_id", wire.CodeDuplicate, "custom_id %q is already used at %s", id, first)
 		return
 	}
 	v.customIDs[id] = path
 }
 
-// maxLen reports a string longer than max characters.
+// maxLen reports a string longer than max characters at path.field.
 func (v *validator) maxLen(path, field, s string, max int) {
+	if len(s) <= max {
+		return // fewer bytes than max means fewer characters
+	}
 	if n := utf8.RuneCountInString(s); n > max {
-		v.add(path, wire.CodeLength, "%s must be at most %d characters, got %d", field, max, n)
+		v.add(path+"."+field, wire.CodeLength, "%s must be at most %d characters, got %d", field, max, n)
 	}
 }
 
-// reqLen reports an empty string or one longer than max characters.
+// reqLen reports an empty string, or one longer than max characters, at
+// path.field.
 func (v *validator) reqLen(path, field, s string, max int) {
 	if s == "" {
-		v.add(path, wire.CodeRequired, "%s is required (1-%d characters)", field, max)
+		v.add(path+"."+field, wire.CodeRequired, "%s is required (1-%d characters)", field, max)
 		return
 	}
 	v.maxLen(path, field, s, max)
 }
 
-func (v *validator) notNullBool(path string, o Opt[bool]) {
-	if o.IsNull() {
-		v.add(path, wire.CodeNotNull, "%s cannot be null", lastField(path))
+// notNull reports a null at path.field, a field that cannot be null.
+func (v *validator) notNull(path, field string, isNull bool) {
+	if isNull {
+		v.add(path+"."+field, wire.CodeNotNull, "%s cannot be null", field)
 	}
-}
-
-func lastField(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // minMax checks min_values (minLo..hi) and max_values (1..hi) and returns
@@ -466,9 +460,10 @@ func (v *validator) minMax(path string, minO, maxO Opt[int], minLo, hi, defMax i
 	return minV, maxV
 }
 
+// emoji checks the partial emoji at path.emoji.
 func (v *validator) emoji(path string, e *PartialEmoji) {
 	if e != nil && e.ID == 0 && e.Name == "" {
-		v.add(path, wire.CodeRequired, "emoji needs an id or a name")
+		v.add(path+".emoji", wire.CodeRequired, "emoji needs an id or a name")
 	}
 }
 
@@ -513,9 +508,9 @@ func (v *validator) button(path string, b *Button) {
 	} else if b.Style < ButtonPrimary || b.Style > ButtonPremium {
 		v.add(path+".style", wire.CodeInvalid, "style must be 1-6, got %d", int(b.Style))
 	}
-	v.maxLen(path+".label", "label", b.Label, MaxButtonLabelLength)
-	v.maxLen(path+".url", "url", b.URL, MaxButtonURLLength)
-	v.emoji(path+".emoji", b.Emoji)
+	v.maxLen(path, "label", b.Label, MaxButtonLabelLength)
+	v.maxLen(path, "url", b.URL, MaxButtonURLLength)
+	v.emoji(path, b.Emoji)
 	s := b.Style
 	switch {
 	case s >= ButtonPrimary && s <= ButtonDanger:
@@ -570,12 +565,12 @@ type selectFields struct {
 // effective min_values and max_values (-1 when invalid).
 func (v *validator) selectCommon(path string, f selectFields) (int, int) {
 	v.customID(path, f.customID)
-	v.maxLen(path+".placeholder", "placeholder", f.placeholder, MaxPlaceholderLength)
+	v.maxLen(path, "placeholder", f.placeholder, MaxPlaceholderLength)
 	minV, maxV := v.minMax(path, f.min, f.max, 0, MaxSelectValues, 1)
 	if minV >= 0 && maxV >= 0 && minV > maxV {
 		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 	}
-	v.notNullBool(path+".required", f.required)
+	v.notNull(path, "required", f.required.IsNull())
 	if f.disabled && v.target == Modal {
 		v.add(path+".disabled", wire.CodeNotAllowed, "disabled cannot be used on a select in a modal")
 	}
@@ -632,10 +627,10 @@ func (v *validator) stringSelect(path string, s *StringSelect) {
 	defaults := 0
 	for i, o := range s.Options {
 		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.reqLen(ip+".label", "label", o.Label, MaxOptionLength)
-		v.reqLen(ip+".value", "value", o.Value, MaxOptionLength)
-		v.maxLen(ip+".description", "description", o.Description, MaxOptionLength)
-		v.emoji(ip+".emoji", o.Emoji)
+		v.reqLen(ip, "label", o.Label, MaxOptionLength)
+		v.reqLen(ip, "value", o.Value, MaxOptionLength)
+		v.maxLen(ip, "description", o.Description, MaxOptionLength)
+		v.emoji(ip, o.Emoji)
 		if o.Value != "" && seen[o.Value] {
 			v.add(ip+".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
 		}
@@ -688,17 +683,17 @@ func (v *validator) textInput(path string, t *TextInput, p place) {
 			v.add(path+".value", wire.CodeLength, "value is longer than max_length (%d): %d characters", maxV, n)
 		}
 	}
-	v.maxLen(path+".placeholder", "placeholder", t.Placeholder, MaxTextPlaceholder)
-	v.notNullBool(path+".required", t.Required)
+	v.maxLen(path, "placeholder", t.Placeholder, MaxTextPlaceholder)
+	v.notNull(path, "required", t.Required.IsNull())
 	switch p {
 	case placeLabel:
 		if t.Label != "" {
 			v.add(path+".label", wire.CodeConflict, "a Text Input inside a Label cannot have its own (deprecated) label; use the Label's label and description")
 		}
 	case placeRow:
-		v.reqLen(path+".label", "label", t.Label, maxTextInputLabelSize)
+		v.reqLen(path, "label", t.Label, maxTextInputLabelSize)
 	default:
-		v.maxLen(path+".label", "label", t.Label, maxTextInputLabelSize)
+		v.maxLen(path, "label", t.Label, maxTextInputLabelSize)
 	}
 }
 
@@ -717,12 +712,14 @@ func (v *validator) section(path string, s *Section) {
 	v.component(path+".accessory", s.Accessory, placeAccessory)
 }
 
+// media checks the unfurled media item at path.media.
 func (v *validator) media(path string, m UnfurledMediaItem) {
 	if m.URL == "" {
-		v.add(path+".url", wire.CodeRequired, "url is required")
+		v.add(path+".media.url", wire.CodeRequired, "url is required")
 	}
 }
 
+// mediaDescription checks path.description (nullable, at most 1024).
 func (v *validator) mediaDescription(path string, d Opt[string]) {
 	if s, ok := d.Get(); ok {
 		v.maxLen(path, "description", s, MaxMediaDescription)
@@ -736,8 +733,8 @@ func (v *validator) gallery(path string, g *MediaGallery) {
 	}
 	for i, it := range g.Items {
 		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.media(ip+".media", it.Media)
-		v.mediaDescription(ip+".description", it.Description)
+		v.media(ip, it.Media)
+		v.mediaDescription(ip, it.Description)
 	}
 }
 
@@ -765,8 +762,8 @@ func (v *validator) container(path string, c *Container) {
 }
 
 func (v *validator) label(path string, l *Label) {
-	v.reqLen(path+".label", "label", l.Label, MaxLabelLength)
-	v.maxLen(path+".description", "description", l.Description, MaxLabelDescription)
+	v.reqLen(path, "label", l.Label, MaxLabelLength)
+	v.maxLen(path, "description", l.Description, MaxLabelDescription)
 	if isNil(l.Component) {
 		v.add(path+".component", wire.CodeRequired, "a label needs one component")
 		return
@@ -781,9 +778,9 @@ func (v *validator) groupOptions(p string, opts []RadioOption, radio bool) int {
 	defaults := 0
 	for i, o := range opts {
 		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.reqLen(ip+".value", "value", o.Value, MaxOptionLength)
-		v.reqLen(ip+".label", "label", o.Label, MaxOptionLength)
-		v.maxLen(ip+".description", "description", o.Description, MaxOptionLength)
+		v.reqLen(ip, "value", o.Value, MaxOptionLength)
+		v.reqLen(ip, "label", o.Label, MaxOptionLength)
+		v.maxLen(ip, "description", o.Description, MaxOptionLength)
 		if o.Value != "" && seen[o.Value] {
 			v.add(ip+".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
 		}
@@ -805,7 +802,7 @@ func (v *validator) radioGroup(path string, r *RadioGroup) {
 		v.add(p, wire.CodeLength, "a radio group holds %d-%d options, got %d", MinRadioOptions, MaxRadioOptions, n)
 	}
 	v.groupOptions(p, r.Options, true)
-	v.notNullBool(path+".required", r.Required)
+	v.notNull(path, "required", r.Required.IsNull())
 }
 
 func (v *validator) checkboxGroup(path string, g *CheckboxGroup) {
@@ -837,5 +834,5 @@ func (v *validator) checkboxGroup(path string, g *CheckboxGroup) {
 	if maxV >= 0 && defaults > maxV {
 		v.add(p, wire.CodeLength, "%d options are default, more than max_values (%d)", defaults, maxV)
 	}
-	v.notNullBool(path+".required", g.Required)
+	v.notNull(path, "required", g.Required.IsNull())
 }
