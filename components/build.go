@@ -17,9 +17,6 @@ func NewActionRow(children ...Component) *ActionRow {
 	return &ActionRow{Components: List(children)}
 }
 
-// WithID sets the component id (32-bit, unique within the message).
-func (c *ActionRow) WithID(id int) *ActionRow { c.ID = id; return c }
-
 // NewButton returns a button of any style; prefer the helpers named after
 // the style ([PrimaryButton], [LinkButton], ...).
 func NewButton(style ButtonStyle, customID, label string) *Button {
@@ -59,9 +56,6 @@ func (c *Button) WithEmoji(e PartialEmoji) *Button { c.Emoji = &e; return c }
 // WithDisabled sets whether the button is disabled (default false).
 func (c *Button) WithDisabled(disabled bool) *Button { c.Disabled = disabled; return c }
 
-// WithID sets the component id.
-func (c *Button) WithID(id int) *Button { c.ID = id; return c }
-
 // UnicodeEmoji returns a partial emoji for a unicode emoji such as "🔥".
 func UnicodeEmoji(name string) PartialEmoji { return PartialEmoji{Name: name} }
 
@@ -84,14 +78,17 @@ func (c *StringSelect) WithMinValues(n int) *StringSelect { c.MinValues = Some(n
 // WithMaxValues sets max_values (1-25, default 1).
 func (c *StringSelect) WithMaxValues(n int) *StringSelect { c.MaxValues = Some(n); return c }
 
+// WithValues sets min_values (0-25) and max_values (1-25); both default to 1.
+func (c *StringSelect) WithValues(minValues, maxValues int) *StringSelect {
+	c.MinValues, c.MaxValues = Some(minValues), Some(maxValues)
+	return c
+}
+
 // WithRequired sets required (modals only, default true).
 func (c *StringSelect) WithRequired(b bool) *StringSelect { c.Required = Some(b); return c }
 
 // WithDisabled sets disabled (messages only, default false).
 func (c *StringSelect) WithDisabled(b bool) *StringSelect { c.Disabled = b; return c }
-
-// WithID sets the component id.
-func (c *StringSelect) WithID(id int) *StringSelect { c.ID = id; return c }
 
 // NewOption returns a string select option; label and value are 1-100
 // characters.
@@ -134,6 +131,9 @@ func (c *UserSelect) WithValues(minValues, maxValues int) *UserSelect {
 // WithRequired sets required (modals only, default true).
 func (c *UserSelect) WithRequired(b bool) *UserSelect { c.Required = Some(b); return c }
 
+// WithDisabled sets disabled (messages only, default false).
+func (c *UserSelect) WithDisabled(b bool) *UserSelect { c.Disabled = b; return c }
+
 // NewRoleSelect returns a role select pre-selecting defaults (roles only).
 func NewRoleSelect(customID string, defaults ...DefaultValue) *RoleSelect {
 	return &RoleSelect{CustomID: customID, DefaultValues: defaults}
@@ -150,6 +150,9 @@ func (c *RoleSelect) WithValues(minValues, maxValues int) *RoleSelect {
 
 // WithRequired sets required (modals only, default true).
 func (c *RoleSelect) WithRequired(b bool) *RoleSelect { c.Required = Some(b); return c }
+
+// WithDisabled sets disabled (messages only, default false).
+func (c *RoleSelect) WithDisabled(b bool) *RoleSelect { c.Disabled = b; return c }
 
 // NewMentionableSelect returns a mentionable select pre-selecting defaults
 // (users and roles).
@@ -171,6 +174,9 @@ func (c *MentionableSelect) WithValues(minValues, maxValues int) *MentionableSel
 
 // WithRequired sets required (modals only, default true).
 func (c *MentionableSelect) WithRequired(b bool) *MentionableSelect { c.Required = Some(b); return c }
+
+// WithDisabled sets disabled (messages only, default false).
+func (c *MentionableSelect) WithDisabled(b bool) *MentionableSelect { c.Disabled = b; return c }
 
 // NewChannelSelect returns a channel select limited to types (all types when
 // none are given).
@@ -195,6 +201,9 @@ func (c *ChannelSelect) WithValues(minValues, maxValues int) *ChannelSelect {
 
 // WithRequired sets required (modals only, default true).
 func (c *ChannelSelect) WithRequired(b bool) *ChannelSelect { c.Required = Some(b); return c }
+
+// WithDisabled sets disabled (messages only, default false).
+func (c *ChannelSelect) WithDisabled(b bool) *ChannelSelect { c.Disabled = b; return c }
 
 // NewTextInput returns a text input for a modal; wrap it in [NewLabel].
 func NewTextInput(customID string, style TextInputStyle) *TextInput {
@@ -284,9 +293,6 @@ func (c *Container) WithAccentColor(rgb int) *Container { c.AccentColor = Some(r
 
 // WithSpoiler sets whether the container is blurred.
 func (c *Container) WithSpoiler(b bool) *Container { c.Spoiler = b; return c }
-
-// WithID sets the component id.
-func (c *Container) WithID(id int) *Container { c.ID = id; return c }
 
 // NewLabel returns a label (at most 45 characters) around one modal
 // component.

@@ -11,6 +11,10 @@ func (c *ActionRow) ComponentID() int { return c.ID }
 
 func (c *ActionRow) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *ActionRow) WithID(id int) *ActionRow { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c ActionRow) MarshalJSON() ([]byte, error) {
 	type plain ActionRow
@@ -24,6 +28,10 @@ func (*Button) Type() Type { return TypeButton }
 func (c *Button) ComponentID() int { return c.ID }
 
 func (c *Button) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Button) WithID(id int) *Button { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Button) MarshalJSON() ([]byte, error) {
@@ -39,6 +47,10 @@ func (c *StringSelect) ComponentID() int { return c.ID }
 
 func (c *StringSelect) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *StringSelect) WithID(id int) *StringSelect { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c StringSelect) MarshalJSON() ([]byte, error) {
 	type plain StringSelect
@@ -52,6 +64,10 @@ func (*TextInput) Type() Type { return TypeTextInput }
 func (c *TextInput) ComponentID() int { return c.ID }
 
 func (c *TextInput) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *TextInput) WithID(id int) *TextInput { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c TextInput) MarshalJSON() ([]byte, error) {
@@ -67,6 +83,10 @@ func (c *UserSelect) ComponentID() int { return c.ID }
 
 func (c *UserSelect) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *UserSelect) WithID(id int) *UserSelect { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c UserSelect) MarshalJSON() ([]byte, error) {
 	type plain UserSelect
@@ -80,6 +100,10 @@ func (*RoleSelect) Type() Type { return TypeRoleSelect }
 func (c *RoleSelect) ComponentID() int { return c.ID }
 
 func (c *RoleSelect) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *RoleSelect) WithID(id int) *RoleSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c RoleSelect) MarshalJSON() ([]byte, error) {
@@ -95,6 +119,10 @@ func (c *MentionableSelect) ComponentID() int { return c.ID }
 
 func (c *MentionableSelect) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *MentionableSelect) WithID(id int) *MentionableSelect { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c MentionableSelect) MarshalJSON() ([]byte, error) {
 	type plain MentionableSelect
@@ -108,6 +136,10 @@ func (*ChannelSelect) Type() Type { return TypeChannelSelect }
 func (c *ChannelSelect) ComponentID() int { return c.ID }
 
 func (c *ChannelSelect) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *ChannelSelect) WithID(id int) *ChannelSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c ChannelSelect) MarshalJSON() ([]byte, error) {
@@ -123,6 +155,10 @@ func (c *Section) ComponentID() int { return c.ID }
 
 func (c *Section) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Section) WithID(id int) *Section { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c Section) MarshalJSON() ([]byte, error) {
 	type plain Section
@@ -136,6 +172,10 @@ func (*TextDisplay) Type() Type { return TypeTextDisplay }
 func (c *TextDisplay) ComponentID() int { return c.ID }
 
 func (c *TextDisplay) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *TextDisplay) WithID(id int) *TextDisplay { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c TextDisplay) MarshalJSON() ([]byte, error) {
@@ -151,6 +191,10 @@ func (c *Thumbnail) ComponentID() int { return c.ID }
 
 func (c *Thumbnail) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Thumbnail) WithID(id int) *Thumbnail { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c Thumbnail) MarshalJSON() ([]byte, error) {
 	type plain Thumbnail
@@ -164,6 +208,10 @@ func (*MediaGallery) Type() Type { return TypeMediaGallery }
 func (c *MediaGallery) ComponentID() int { return c.ID }
 
 func (c *MediaGallery) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *MediaGallery) WithID(id int) *MediaGallery { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c MediaGallery) MarshalJSON() ([]byte, error) {
@@ -179,6 +227,10 @@ func (c *File) ComponentID() int { return c.ID }
 
 func (c *File) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *File) WithID(id int) *File { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c File) MarshalJSON() ([]byte, error) {
 	type plain File
@@ -192,6 +244,10 @@ func (*Separator) Type() Type { return TypeSeparator }
 func (c *Separator) ComponentID() int { return c.ID }
 
 func (c *Separator) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Separator) WithID(id int) *Separator { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Separator) MarshalJSON() ([]byte, error) {
@@ -207,6 +263,10 @@ func (c *Container) ComponentID() int { return c.ID }
 
 func (c *Container) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Container) WithID(id int) *Container { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c Container) MarshalJSON() ([]byte, error) {
 	type plain Container
@@ -220,6 +280,10 @@ func (*Label) Type() Type { return TypeLabel }
 func (c *Label) ComponentID() int { return c.ID }
 
 func (c *Label) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Label) WithID(id int) *Label { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Label) MarshalJSON() ([]byte, error) {
@@ -235,6 +299,10 @@ func (c *FileUpload) ComponentID() int { return c.ID }
 
 func (c *FileUpload) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *FileUpload) WithID(id int) *FileUpload { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c FileUpload) MarshalJSON() ([]byte, error) {
 	type plain FileUpload
@@ -248,6 +316,10 @@ func (*RadioGroup) Type() Type { return TypeRadioGroup }
 func (c *RadioGroup) ComponentID() int { return c.ID }
 
 func (c *RadioGroup) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *RadioGroup) WithID(id int) *RadioGroup { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c RadioGroup) MarshalJSON() ([]byte, error) {
@@ -263,6 +335,10 @@ func (c *CheckboxGroup) ComponentID() int { return c.ID }
 
 func (c *CheckboxGroup) idRef() *int { return &c.ID }
 
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *CheckboxGroup) WithID(id int) *CheckboxGroup { c.ID = id; return c }
+
 // MarshalJSON encodes c with its "type" field.
 func (c CheckboxGroup) MarshalJSON() ([]byte, error) {
 	type plain CheckboxGroup
@@ -276,6 +352,10 @@ func (*Checkbox) Type() Type { return TypeCheckbox }
 func (c *Checkbox) ComponentID() int { return c.ID }
 
 func (c *Checkbox) idRef() *int { return &c.ID }
+
+// WithID sets the component id (32-bit, unique within the message; 0 lets
+// the service assign one) and returns c.
+func (c *Checkbox) WithID(id int) *Checkbox { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Checkbox) MarshalJSON() ([]byte, error) {

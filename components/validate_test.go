@@ -311,7 +311,7 @@ func TestValidateSelects(t *testing.T) {
 		{"placeholder 151", V2, msg(ss(1).WithPlaceholder(str(151))), []string{p + ".placeholder length"}},
 		{"custom_id 101", V2, msg(components.NewUserSelect(str(101))), []string{p + ".custom_id length"}},
 		{"min 0", V2, msg(ss(1).WithMinValues(0)), nil},
-		{"min 25 max 25", V2, msg(ss(25).WithMinValues(25).WithMaxValues(25)), nil},
+		{"min 25 max 25", V2, msg(ss(25).WithValues(25, 25)), nil},
 		{"min 26", V2, msg(ss(25).WithMinValues(26).WithMaxValues(25)), []string{p + ".min_values range"}},
 		{"min -1", V2, msg(ss(1).WithMinValues(-1)), []string{p + ".min_values range"}},
 		{"max 0", V2, msg(ss(1).WithMinValues(0).WithMaxValues(0)), []string{p + ".max_values range"}},
@@ -325,7 +325,7 @@ func TestValidateSelects(t *testing.T) {
 		{"required false in a modal", Modal, modal(ss(1).WithRequired(false)), nil},
 		{"disabled in a message", V2, msg(ss(1).WithDisabled(true)), nil},
 		{"disabled in a modal", Modal, modal(ss(1).WithDisabled(true)), []string{"[0].component.disabled not_allowed"}},
-		{"disabled user select in a modal", Modal, modal(&components.UserSelect{CustomID: "u", Disabled: true}), []string{"[0].component.disabled not_allowed"}},
+		{"disabled user select in a modal", Modal, modal(components.NewUserSelect("u").WithDisabled(true)), []string{"[0].component.disabled not_allowed"}},
 		// String select options.
 		{"25 options", V2, msg(ss(25)), nil},
 		{"26 options", V2, msg(ss(26)), []string{p + ".options length"}},
