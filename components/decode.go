@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // List is a list of components, such as the "components" field of a
@@ -80,10 +81,13 @@ func unmarshalChecked(data []byte) (Component, error) {
 	}
 	c := newOfType(t)
 	if c == nil {
+		if !json.Valid(data) {
+			return nil, errScan
+		}
 		return &Unknown{Raw: append(json.RawMessage(nil), data...)}, nil
 	}
 	if u, ok := c.(json.Unmarshaler); ok {
-		err = u.UnmarshalJSON(data) // Section, Label: skip a second validation
+		err = u.UnmarshalJSON(data) // layout components: no second check of the children
 	} else {
 		err = json.Unmarshal(data, c)
 	}
@@ -148,41 +152,97 @@ func unmarshalOne(raw json.RawMessage) (Component, error) {
 	return unmarshalChecked(raw)
 }
 
-// UnmarshalJSON decodes a section, dispatching its accessory on its type.
-func (c *Section) UnmarshalJSON(b []byte) error {
-	type plain Section
-	var aux struct {
-		plain
-		Accessory json.RawMessage `json:"accessory"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
+// The four components that hold others decode their own fields with
+// encoding/json and their children with this package, so that each child is
+// checked and decoded once rather than once per level of nesting. Like every
+// UnmarshalJSON, they expect valid JSON (encoding/json checks it first).
+
+// UnmarshalJSON decodes an action row and its components.
+func (c *ActionRow) UnmarshalJSON(b []byte) error {
+	type plain ActionRow
+	var p plain
+	children, err := decodeOwn(b, &p, "components")
+	if err != nil {
 		return err
 	}
-	acc, err := unmarshalOne(aux.Accessory)
-	if err != nil {
-		return fmt.Errorf("accessory: %w", err)
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
 	}
-	*c = Section(aux.plain)
-	c.Accessory = acc
+	*c = ActionRow(p)
 	return nil
 }
 
-// UnmarshalJSON decodes a label, dispatching its component on its type.
-func (c *Label) UnmarshalJSON(b []byte) error {
-	type plain Label
-	var aux struct {
-		plain
-		Component json.RawMessage `json:"component"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
+// UnmarshalJSON decodes a container and its components.
+func (c *Container) UnmarshalJSON(b []byte) error {
+	type plain Container
+	var p plain
+	children, err := decodeOwn(b, &p, "components")
+	if err != nil {
 		return err
 	}
-	child, err := unmarshalOne(aux.Component)
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
+	}
+	*c = Container(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a section, its components and its accessory.
+func (c *Section) UnmarshalJSON(b []byte) error {
+	type plain Section
+	var p plain
+	children, err := decodeOwn(b, &p, "components", "accessory")
 	if err != nil {
+		return err
+	}
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
+	}
+	if p.Accessory, err = unmarshalOne(children[1]); err != nil {
+		return fmt.Errorf("accessory: %w", err)
+	}
+	*c = Section(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a label and its component.
+func (c *Label) UnmarshalJSON(b []byte) error {
+	type plain Label
+	var p plain
+	children, err := decodeOwn(b, &p, "component")
+	if err != nil {
+		return err
+	}
+	if p.Component, err = unmarshalOne(children[0]); err != nil {
 		return fmt.Errorf("component: %w", err)
 	}
-	*c = Label(aux.plain)
-	c.Component = child
+	*c = Label(p)
+	return nil
+}
+
+// decodeOwn decodes the object b into v without the members named by
+// children, whose raw values it returns.
+func decodeOwn(b []byte, v any, children ...string) ([]json.RawMessage, error) {
+	rest, vals, err := cutMembers(b, children...)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(rest, v); err != nil {
+		return nil, err
+	}
+	return vals, nil
+}
+
+func decodeList(l *List, field string, raw json.RawMessage) error {
+	if raw == nil {
+		return nil
+	}
+	if err := l.UnmarshalJSON(raw); err != nil {
+		if strings.HasPrefix(err.Error(), "[") {
+			return fmt.Errorf("%s%w", field, err)
+		}
+		return fmt.Errorf("%s: %w", field, err)
+	}
 	return nil
 }
 

@@ -336,3 +336,49 @@ func TestUnmarshalTypeKey(t *testing.T) {
 		assert.Error(t, err, "%s", bad)
 	}
 }
+
+func TestDecodeLayoutMembers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want string // re-encoded
+	}{
+		{"children key matched case-insensitively", `{"type":17,"Components":[{"type":10,"content":"a"}],"spoiler":true}`,
+			`{"type":17,"components":[{"type":10,"content":"a"}],"spoiler":true}`},
+		{"last children member wins", `{"type":1,"components":[{"type":2,"style":1,"custom_id":"a","label":"A"}],"components":[]}`,
+			`{"type":1,"components":[]}`},
+		{"null children", `{"type":9,"components":null,"accessory":null,"id":4}`, `{"type":9,"id":4,"components":[]}`},
+		{"own fields around children", `{"id":7,"components":[{"type":14}],"accent_color":null,"type":17}`,
+			`{"type":17,"id":7,"components":[{"type":14}],"accent_color":null}`},
+		{"label child", `{"component":{"type":23,"custom_id":"c"},"label":"L","type":18}`,
+			`{"type":18,"label":"L","component":{"type":23,"custom_id":"c"}}`},
+		{"escaped key", `{"type":18,"label":"L","compon\u0065nt":{"type":23,"custom_id":"c"}}`,
+			`{"type":18,"label":"L","component":{"type":23,"custom_id":"c"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := components.Unmarshal([]byte(tt.in))
+			require.NoError(t, err)
+			out, err := json.Marshal(c)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(out))
+		})
+	}
+
+	errs := []struct {
+		in, want string
+	}{
+		{`{"type":17,"components":[{"type":10,"content":"a"},{"id":1}]}`, "components[1]"},
+		{`{"type":1,"components":5}`, "components: "},
+		{`{"type":9,"components":[],"accessory":{"type":"x"}}`, "accessory"},
+		{`{"type":18,"label":"L","component":[]}`, "component"},
+		{`{"type":17,"accent_color":"red","components":[]}`, "accent_color"},
+	}
+	for _, e := range errs {
+		_, err := components.Unmarshal([]byte(e.in))
+		require.Error(t, err, e.in)
+		assert.Contains(t, err.Error(), e.want, e.in)
+	}
+}

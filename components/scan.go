@@ -122,31 +122,34 @@ func splitArray(b []byte) ([]json.RawMessage, bool, error) {
 	}
 }
 
-var typeKey = []byte("type")
+// errStop ends eachMember early without an error.
+var errStop = errors.New("stop")
 
-// peekType finds the first top-level key of the object b that encoding/json
-// would match to "type" (case-insensitively) with a non-null value, and
-// parses that value as an integer. found is false when there is none.
-func peekType(b []byte) (t Type, found bool, err error) {
+// eachMember calls fn for every member of the JSON object b, in order, with
+// its key (unescaped when it holds an escape), the member's bytes from the
+// key's opening quote to the end of its value, and the value's bytes. It
+// stops at the first error of fn; errStop stops without an error.
+func eachMember(b []byte, fn func(key, member, value []byte) error) error {
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return 0, false, errScan
+		return errScan
 	}
 	i++
 	for {
 		i = skipWS(b, i)
 		if i >= len(b) {
-			return 0, false, errScan
+			return errScan
 		}
 		if b[i] == '}' {
-			return 0, false, nil
+			return nil
 		}
 		if b[i] != '"' {
-			return 0, false, errScan
+			return errScan
 		}
+		start := i
 		j, err := skipString(b, i)
 		if err != nil {
-			return 0, false, err
+			return err
 		}
 		key := b[i+1 : j-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
@@ -157,33 +160,83 @@ func peekType(b []byte) (t Type, found bool, err error) {
 		}
 		i = skipWS(b, j)
 		if i >= len(b) || b[i] != ':' {
-			return 0, false, errScan
+			return errScan
 		}
 		i = skipWS(b, i+1)
 		j, err = skipValue(b, i)
 		if err != nil {
-			return 0, false, err
+			return err
 		}
-		if v := b[i:j]; bytes.EqualFold(key, typeKey) && string(v) != "null" {
-			n, err := strconv.ParseInt(string(v), 10, strconv.IntSize)
-			if err != nil {
-				return 0, false, errors.New("components: type is not an integer: " + strconv.Quote(truncate(string(v), 32)))
+		if err := fn(key, b[start:j], b[i:j]); err != nil {
+			if err == errStop {
+				return nil
 			}
-			return Type(n), true, nil
+			return err
 		}
 		i = skipWS(b, j)
 		if i >= len(b) {
-			return 0, false, errScan
+			return errScan
 		}
 		switch b[i] {
 		case ',':
 			i++
 		case '}':
-			return 0, false, nil
+			return nil
 		default:
-			return 0, false, errScan
+			return errScan
 		}
 	}
+}
+
+var typeKey = []byte("type")
+
+// peekType finds the first top-level key of the object b that encoding/json
+// would match to "type" (case-insensitively) with a non-null value, and
+// parses that value as an integer. found is false when there is none.
+func peekType(b []byte) (t Type, found bool, err error) {
+	err = eachMember(b, func(key, _, v []byte) error {
+		if !bytes.EqualFold(key, typeKey) || string(v) == "null" {
+			return nil
+		}
+		n, perr := strconv.ParseInt(string(v), 10, strconv.IntSize)
+		if perr != nil {
+			return errors.New("components: type is not an integer: " + strconv.Quote(truncate(string(v), 32)))
+		}
+		t, found = Type(n), true
+		return errStop
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	return t, found, nil
+}
+
+// cutMembers returns the object b without the members whose key matches
+// one of keys (case-insensitively, as encoding/json matches fields), and for
+// each key the value of its last such member (nil when absent). Decoding the
+// rest with encoding/json then checks only the component's own fields, and
+// the children are decoded once, by the caller.
+func cutMembers(b []byte, keys ...string) ([]byte, []json.RawMessage, error) {
+	vals := make([]json.RawMessage, len(keys))
+	rest := make([]byte, 1, 64)
+	rest[0] = '{'
+	err := eachMember(b, func(key, member, value []byte) error {
+		for k, name := range keys {
+			if bytes.EqualFold(key, []byte(name)) {
+				vals[k] = value
+				return nil
+			}
+		}
+		if len(rest) > 1 {
+			rest = append(rest, ',')
+		}
+		rest = append(rest, member...)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(rest, '}'), vals, nil
 }
 
 func truncate(s string, n int) string {
