@@ -15,12 +15,36 @@ import (
 // A nil List encodes as [].
 type List []Component
 
-// MarshalJSON encodes the list; a nil list encodes as [].
+// MarshalJSON encodes the list; a nil list encodes as [] and a nil element
+// as null. The elements' own encodings are joined as they are (encoding/json
+// checks and compacts the result once).
 func (l List) MarshalJSON() ([]byte, error) {
-	if l == nil {
+	if len(l) == 0 {
 		return []byte("[]"), nil
 	}
-	return json.Marshal([]Component(l))
+	buf := make([]byte, 0, 64*len(l))
+	buf = append(buf, '[')
+	for i, c := range l {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		if isNil(c) {
+			buf = append(buf, "null"...)
+			continue
+		}
+		var b []byte
+		var err error
+		if m, ok := c.(json.Marshaler); ok {
+			b, err = m.MarshalJSON()
+		} else {
+			b, err = json.Marshal(c)
+		}
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, b...)
+	}
+	return append(buf, ']'), nil
 }
 
 // UnmarshalJSON decodes a JSON array of components. null decodes as nil.

@@ -382,3 +382,29 @@ func TestDecodeLayoutMembers(t *testing.T) {
 		assert.Contains(t, err.Error(), e.want, e.in)
 	}
 }
+
+func TestListMarshal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   components.List
+		want string
+	}{
+		{"nil", nil, `[]`},
+		{"empty", components.List{}, `[]`},
+		{"nil elements", components.List{nil, (*components.Button)(nil), components.NewTextDisplay("a")}, `[null,null,{"type":10,"content":"a"}]`},
+		{"unknown with spaces is compacted", components.List{&components.Unknown{Raw: json.RawMessage("{ \"type\" : 99 ,\n \"x\" : [ 1 , 2 ] }")}}, `[{"type":99,"x":[1,2]}]`},
+		{"nested unknown", components.List{components.NewContainer(&components.Unknown{Raw: json.RawMessage(` {"type":98} `)})}, `[{"type":17,"components":[{"type":98}]}]`},
+		{"html characters", components.List{components.NewTextDisplay("<b>&</b>")}, `[{"type":10,"content":"\u003cb\u003e\u0026\u003c/b\u003e"}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := json.Marshal(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(b))
+		})
+	}
+	_, err := json.Marshal(components.List{&components.Unknown{Raw: json.RawMessage(`{"type":`)}})
+	assert.Error(t, err, "invalid raw JSON is an encoding error")
+}
