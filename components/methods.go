@@ -1,6 +1,6 @@
 package components
 
-// One block per component type: Type, ComponentID, idRef and MarshalJSON
+// One block per component type: Type, ComponentID, idRef, WithID and MarshalJSON
 // (which writes the "type" field first).
 
 // Type returns [TypeActionRow].
