@@ -2,6 +2,7 @@ package components_test
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,4 +133,47 @@ func optFields(typ reflect.Type, parent []int) []optField {
 func jsonNull(v reflect.Value) error {
 	u := v.Addr().Interface().(interface{ UnmarshalJSON([]byte) error })
 	return u.UnmarshalJSON([]byte("null"))
+}
+
+// TestOptFieldsOmitZero checks that every Opt field of every component and
+// sub-object is tagged omitzero, so an omitted Opt never reaches the wire.
+func TestOptFieldsOmitZero(t *testing.T) {
+	t.Parallel()
+	var walk func(typ reflect.Type, seen map[reflect.Type]bool)
+	count := 0
+	walk = func(typ reflect.Type, seen map[reflect.Type]bool) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] || typ.PkgPath() != reflect.TypeOf(components.List{}).PkgPath() {
+			return
+		}
+		seen[typ] = true
+		for i := range typ.NumField() {
+			sf := typ.Field(i)
+			tag := sf.Tag.Get("json")
+			if strings.HasPrefix(sf.Type.Name(), "Opt[") {
+				count++
+				assert.True(t, strings.HasSuffix(tag, ",omitzero"), "%s.%s: Opt field without omitzero (%q)", typ.Name(), sf.Name, tag)
+				continue
+			}
+			walk(sf.Type, seen)
+		}
+	}
+	seen := map[reflect.Type]bool{}
+	for n := range 30 {
+		typ := components.Type(n)
+		if !typ.Known() {
+			continue
+		}
+		c, err := components.Unmarshal([]byte(`{"type":` + strconv.Itoa(n) + `}`))
+		require.NoError(t, err)
+		require.Equal(t, typ, c.Type())
+		walk(reflect.TypeOf(c), seen)
+	}
+	for _, v := range []any{components.ModalSubmitData{}, components.InteractionData{}} {
+		walk(reflect.TypeOf(v), seen)
+	}
+	assert.Equal(t, 20+len([]string{"SelectOption", "DefaultValue", "UnfurledMediaItem", "MediaGalleryItem", "RadioOption", "PartialEmoji", "ModalSubmitData", "ResponseData", "InteractionData"}), len(seen), "every struct was walked")
+	assert.Greater(t, count, 30)
 }
