@@ -138,6 +138,10 @@ const (
 // component cannot be checked and is reported.
 func Validate(target Target, components ...Component) error {
 	v := &validator{target: target & targetMask, nonInteractive: target&NonInteractive != 0}
+	if target&^(targetMask|NonInteractive) != 0 {
+		v.errs.Add("", wire.CodeInvalid, "unknown target %s", target)
+		return v.errs.Err()
+	}
 	switch v.target {
 	case LegacyMessage, V2Message:
 	case Modal:

@@ -149,6 +149,7 @@ func TestValidateCommon(t *testing.T) {
 		{"typed nil component", V2, list((*components.Button)(nil)), []string{"[0] required"}},
 		{"unknown component", V2, list(&components.Unknown{Raw: []byte(`{"type":99}`)}), []string{"[0] invalid"}},
 		{"unknown target", components.Target(0), list(components.NewTextDisplay("a")), []string{"invalid"}},
+		{"unknown target flag", components.V2Message | 1<<6, list(components.NewTextDisplay("a")), []string{"invalid"}},
 		{"non-interactive modal", Modal | components.NonInteractive, list(components.NewTextDisplay("a")), []string{"invalid"}},
 		{"empty list", V2, nil, nil},
 	})
