@@ -1,11 +1,11 @@
 package guildkit
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -35,7 +35,7 @@ type Message struct {
 	Type            MessageType     `json:"type"`
 	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks
 	Flags           MessageFlags    `json:"flags,omitempty"`
-	Components      json.RawMessage `json:"components,omitzero"` // TODO(components)
+	Components      components.List `json:"components,omitzero"`
 	Poll            *Poll           `json:"poll,omitempty"`
 	// Thread is the thread the message started, when Execute Webhook made
 	// one (thread_name in a forum or media channel).

@@ -3,12 +3,14 @@ package guildkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -360,7 +362,10 @@ type WebhookExecuteParams struct {
 	Embeds    []Embed     `json:"embeds,omitzero"` // up to 10
 	// AllowedMentions controls which mentions notify; omitted: all do.
 	AllowedMentions Opt[AllowedMentions] `json:"allowed_mentions,omitzero"`
-	Components      json.RawMessage      `json:"components,omitzero"` // TODO(components)
+	// Components are checked before sending with [components.Validate]:
+	// V2 rules with IS_COMPONENTS_V2, legacy rules otherwise, and
+	// non-interactive components only unless ApplicationOwned.
+	Components components.List `json:"components,omitzero"`
 	// Files are uploaded as files[n] of a multipart body, streamed. With
 	// IS_COMPONENTS_V2 they are refused.
 	Files []File `json:"-"`
@@ -588,7 +593,11 @@ type WebhookMessageEditParams struct {
 	Embeds          Opt[[]Embed]         `json:"embeds,omitzero"`  // up to 10
 	Flags           Opt[MessageFlags]    `json:"flags,omitzero"`   // only SUPPRESS_EMBEDS and IS_COMPONENTS_V2
 	AllowedMentions Opt[AllowedMentions] `json:"allowed_mentions,omitzero"`
-	Components      Opt[json.RawMessage] `json:"components,omitzero"` // TODO(components)
+	// Components replaces the message's components; checked as in
+	// [WebhookExecuteParams] (V2 rules when Flags holds IS_COMPONENTS_V2;
+	// without Flags, V2 rules when a top-level component is not an action
+	// row). Null removes them.
+	Components Opt[components.List] `json:"components,omitzero"`
 	// Files are appended to the message's attachments.
 	Files []File `json:"-"`
 	// Attachments lists the attachments to keep (others are removed) and
@@ -927,10 +936,39 @@ func (s *WebhookService) ExecuteRepoCompat(ctx context.Context, webhookID Snowfl
 		opts: slices.Concat(opts, []RequestOption{WithHeader(RepoEventHeader, string(event))})})
 }
 
-// validateMessageComponents checks a component tree (placeholder until the
-// components package lands) and reports whether there is one.
-func validateMessageComponents(v *ValidationError, comps json.RawMessage, v2, appOwned bool) bool {
-	return len(comps) > 0 && string(comps) != "[]" && string(comps) != "null"
+// validateMessageComponents checks a message's component tree with
+// [components.Validate] in the matching mode (V2 or legacy; non-interactive
+// only unless the webhook is application-owned), merging the problems under
+// "components", and reports whether there is a tree.
+func validateMessageComponents(v *ValidationError, comps components.List, v2, appOwned bool) bool {
+	if len(comps) == 0 {
+		return false
+	}
+	target := components.LegacyMessage
+	if v2 {
+		target = components.V2Message
+	}
+	if !appOwned {
+		target |= components.NonInteractive
+	}
+	if err := components.Validate(target, comps...); err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			v.Merge("components", ve)
+		} else {
+			v.Add("components", wire.CodeInvalid, "%v", err)
+		}
+	}
+	return true
 }
 
-func messageLooksV2(comps json.RawMessage) bool { return false }
+// messageLooksV2 reports whether a tree can only be a Components V2
+// message's: a top-level component that is not an action row.
+func messageLooksV2(comps components.List) bool {
+	for _, c := range comps {
+		if c != nil && c.Type() != components.TypeActionRow {
+			return true
+		}
+	}
+	return false
+}

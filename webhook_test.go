@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
@@ -1081,9 +1082,8 @@ func webhookLogger(w io.Writer) *slog.Logger {
 }
 
 // webhookV2Text is a Components V2 tree of one text display.
-func webhookV2Text(s string) guildkit.Opt[json.RawMessage] {
-	b, _ := json.Marshal([]any{map[string]any{"type": 10, "content": s}})
-	return guildkit.Some(json.RawMessage(b))
+func webhookV2Text(s string) guildkit.Opt[components.List] {
+	return guildkit.Some(components.List{components.NewTextDisplay(s)})
 }
 
 // TestWebhookServerRefusesFilesInV2Message sends a raw multipart body the

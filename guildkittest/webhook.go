@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -19,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -692,7 +694,11 @@ func (s *Server) buildMentions(gs *guildState, text string, am *guildkit.Allowed
 
 // webhookComponentText gathers the content of every Text Display (type 10) in a
 // component tree, for mentions of a Components V2 message.
-func webhookComponentText(raw json.RawMessage) string {
+func webhookComponentText(list components.List) string {
+	raw, err := json.Marshal(list)
+	if err != nil {
+		return ""
+	}
 	var tree any
 	if json.Unmarshal(raw, &tree) != nil {
 		return ""
@@ -749,34 +755,52 @@ func (c *call) queryThreadID() (guildkit.Snowflake, bool) {
 	return id, true
 }
 
-// components decides what a message's components become: honoured for
-// application-owned webhooks, and for others only with with_components (and
-// then non-interactive only). It answers 400 and returns false on a problem.
-func (c *call) messageComponents(e *webhookEntry, raw json.RawMessage, v2 bool) (comps json.RawMessage, honoured, ok bool) {
+// messageComponents decides what a message's components become: honoured
+// for application-owned webhooks, and for others only with with_components
+// (then non-interactive only); otherwise ignored. A honoured tree is checked
+// with components.Validate in the message's mode. It answers 400 and returns
+// ok false on a problem.
+func (c *call) messageComponents(e *webhookEntry, raw json.RawMessage, v2 bool) (list components.List, honoured, ok bool) {
 	owned := e.hook.ApplicationOwned()
 	if !owned && c.r.URL.Query().Get("with_components") != "true" {
-		return nil, false, true // ignored
-	}
-	if problems := checkWebhookComponents(raw, v2, owned); len(problems) > 0 {
-		c.formError(problems)
-		return nil, false, false
+		return nil, false, true
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, true, true
 	}
-	return raw, true, true
+	if err := json.Unmarshal(raw, &list); err != nil {
+		c.formError(map[string]string{"components": "Invalid components: " + err.Error()})
+		return nil, false, false
+	}
+	target := components.LegacyMessage
+	if v2 {
+		target = components.V2Message
+	}
+	if !owned {
+		target |= components.NonInteractive
+	}
+	if err := components.Validate(target, list...); err != nil {
+		problems := map[string]string{}
+		var ve *guildkit.ValidationError
+		if errors.As(err, &ve) {
+			for _, p := range ve.Problems {
+				key := strings.NewReplacer("[", ".", "]", "").Replace(wire.JoinPath("components", p.Path))
+				if prev, dup := problems[key]; dup {
+					problems[key] = prev + "; " + p.Message
+				} else {
+					problems[key] = p.Message
+				}
+			}
+		} else {
+			problems["components"] = err.Error()
+		}
+		c.formError(problems)
+		return nil, false, false
+	}
+	return list, true, true
 }
 
-func webhookHasComponents(raw json.RawMessage) bool {
-	var list []json.RawMessage
-	return json.Unmarshal(raw, &list) == nil && len(list) > 0
-}
-
-// checkWebhookComponents validates a component tree for a message (placeholder
-// until the components package is merged).
-func checkWebhookComponents(raw json.RawMessage, v2, owned bool) map[string]string {
-	return nil
-}
+func webhookHasComponents(list components.List) bool { return len(list) > 0 }
 
 func (s *Server) executeWebhook(c *call) {
 	e, ok := c.webhookByToken()
