@@ -1108,3 +1108,125 @@ func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
 	assert.Contains(t, string(raw), `"attachments"`)
 	assert.Contains(t, string(raw), "IS_COMPONENTS_V2")
 }
+
+func problemPathsWithPrefix(t *testing.T, err error, prefix string) []string {
+	t.Helper()
+	var ve *guildkit.ValidationError
+	require.ErrorAs(t, err, &ve)
+	var out []string
+	for _, p := range ve.Problems {
+		if strings.HasPrefix(p.Path, prefix) {
+			out = append(out, p.Path+" ("+p.Code+")")
+		}
+	}
+	return out
+}
+
+func TestWebhookExecuteComponents(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t)
+	ctx := context.Background()
+	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
+	exec := func(h guildkit.Webhook, p *guildkit.WebhookExecuteParams) (*guildkit.Message, error) {
+		p.Wait = guildkit.Some(true)
+		return f.c.Webhooks.Execute(ctx, h.ID, h.Token, p)
+	}
+	row := components.List{components.NewActionRow(components.PrimaryButton("vote:yes", "Yes"), components.LinkButton("https://example.com", "Docs"))}
+
+	// A webhook not owned by an application: interactive components are
+	// refused before sending, with the components path.
+	_, err := exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("vote"), Components: row, WithComponents: guildkit.Some(true)})
+	paths := problemPathsWithPrefix(t, err, "components[0].components[0]")
+	assert.NotEmpty(t, paths, "the interactive button is reported: %v", err)
+	assert.Empty(t, problemPathsWithPrefix(t, err, "components[0].components[1]"), "a link button is not interactive")
+
+	// Told the webhook is application-owned, the client lets them through,
+	// and the server honours them without with_components.
+	m, err := exec(owned, &guildkit.WebhookExecuteParams{Content: guildkit.Some("vote"), Components: row, ApplicationOwned: true})
+	require.NoError(t, err)
+	require.Len(t, m.Components, 1)
+	r, ok := m.Components[0].(*components.ActionRow)
+	require.True(t, ok, "%T", m.Components[0])
+	require.Len(t, r.Components, 2)
+	assert.Equal(t, "vote:yes", r.Components[0].(*components.Button).CustomID)
+
+	// Non-interactive components on a plain webhook: honoured with
+	// with_components, ignored without.
+	links := components.List{components.NewActionRow(components.LinkButton("https://example.com", "Docs"))}
+	m, err = exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("docs"), Components: links, WithComponents: guildkit.Some(true)})
+	require.NoError(t, err)
+	assert.Len(t, m.Components, 1)
+	m, err = exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("docs"), Components: links})
+	require.NoError(t, err)
+	assert.Empty(t, m.Components, "ignored without with_components")
+
+	// The mode follows the flag: V2 components without IS_COMPONENTS_V2 are
+	// refused, with it they pass.
+	v2tree := components.List{components.NewContainer(components.NewTextDisplay("## Build 42 passed")).WithAccentColor(0x2ECC71)}
+	_, err = exec(f.hook, &guildkit.WebhookExecuteParams{Components: v2tree, WithComponents: guildkit.Some(true)})
+	assert.NotEmpty(t, problemPathsWithPrefix(t, err, "components[0]"))
+	m, err = exec(f.hook, &guildkit.WebhookExecuteParams{Components: v2tree, WithComponents: guildkit.Some(true),
+		Flags: guildkit.Some(guildkit.MessageFlagIsComponentsV2)})
+	require.NoError(t, err)
+	assert.True(t, m.Flags.Has(guildkit.MessageFlagIsComponentsV2))
+	require.Len(t, m.Components, 1)
+	assert.Equal(t, components.TypeContainer, m.Components[0].Type())
+
+	// A button whose fields break its style's rules: invalid component, and
+	// every problem comes back in one error beside the others.
+	bad := components.List{components.NewActionRow(&components.Button{Style: components.ButtonPrimary, Label: "x", URL: "https://example.com"})}
+	_, err = exec(owned, &guildkit.WebhookExecuteParams{Content: guildkit.Some(strings.Repeat("x", 2001)), Components: bad, ApplicationOwned: true})
+	requireWebhookProblem(t, err, "content", "length")
+	assert.NotEmpty(t, problemPathsWithPrefix(t, err, "components[0].components[0]"))
+
+	// The server runs the same check on what it honours.
+	raw := `{"content":"x","components":[{"type":1,"components":[{"type":2,"style":1,"label":"Yes","custom_id":"vote:yes"}]}]}`
+	status, body := rawWebhookPost(t, f.srv, f.hook, "?with_components=true&wait=true", raw)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, body, `"components"`)
+	status, _ = rawWebhookPost(t, f.srv, owned, "?wait=true", raw)
+	assert.Equal(t, http.StatusOK, status, "an application-owned webhook may send interactive components")
+	status, body = rawWebhookPost(t, f.srv, owned, "?wait=true", `{"components":[{"type":17,"components":[{"type":10,"content":"v2"}]}]}`)
+	assert.Equal(t, http.StatusBadRequest, status, "a container needs IS_COMPONENTS_V2: %s", body)
+}
+
+func TestWebhookEditComponents(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t)
+	ctx := context.Background()
+	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
+	m, err := f.c.Webhooks.Execute(ctx, owned.ID, owned.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true),
+		Flags: guildkit.Some(guildkit.MessageFlagIsComponentsV2), Components: components.List{components.NewTextDisplay("v1")}, ApplicationOwned: true})
+	require.NoError(t, err)
+	// Without Flags the client infers V2 from the tree and checks it so.
+	ed, err := f.c.Webhooks.EditMessage(ctx, owned.ID, owned.Token, m.ID, &guildkit.WebhookMessageEditParams{
+		Components: guildkit.Some(components.List{components.NewTextDisplay("v2"), components.NewSeparator()}), ApplicationOwned: true})
+	require.NoError(t, err)
+	require.Len(t, ed.Components, 2)
+	assert.Equal(t, "v2", ed.Components[0].(*components.TextDisplay).Content)
+	// Interactive components of a plain webhook are refused in edits too.
+	_, err = f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageEditParams{
+		Components: guildkit.Some(components.List{components.NewActionRow(components.PrimaryButton("a", "A"))})})
+	assert.NotEmpty(t, problemPathsWithPrefix(t, err, "components[0].components[0]"))
+	// Legacy rules when the flag is given without V2: more than 5 rows.
+	rows := components.List{}
+	for i := range 6 {
+		rows = append(rows, components.NewActionRow(components.LinkButton(fmt.Sprintf("https://example.com/%d", i), "x")))
+	}
+	_, err = f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, m.ID, &guildkit.WebhookMessageEditParams{
+		Flags: guildkit.Some(guildkit.MessageFlags(0)), Components: guildkit.Some(rows)})
+	assert.NotEmpty(t, problemPathsWithPrefix(t, err, "components"))
+}
+
+// rawWebhookPost posts body to Execute Webhook as JSON, without the client's
+// checks, and returns the status and body.
+func rawWebhookPost(t *testing.T, srv *guildkittest.Server, h guildkit.Webhook, query, body string) (int, string) {
+	t.Helper()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	resp, err := (&http.Client{Transport: tr}).Post(srv.BaseURL()+"/webhooks/"+h.ID.String()+"/"+h.Token+query, "application/json", strings.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
