@@ -2,11 +2,13 @@ package guildkit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"strings"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
@@ -81,4 +83,47 @@ func ExampleNewWebhookClient() {
 	// https://chat.example.com/api/v10/webhooks/223704706495545344/<redacted>
 	// guildkit: NewWebhookClient: the webhook id "not-an-id" is not a snowflake
 	// disk 60% full (resolved) true
+}
+
+func ExampleWebhookService_Execute_componentsV2() {
+	srv := guildkittest.New()
+	defer srv.Close()
+	g := srv.AddGuild(guildkit.Guild{})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "ci", Type: guildkit.ChannelTypeGuildText})
+	hook := srv.AddWebhook(ch.ID, "CI")
+	client, err := guildkit.New(nil, guildkit.WithBaseURL(srv.BaseURL()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	tree := components.List{
+		components.NewContainer(
+			components.NewTextDisplay("## Build 42 passed"),
+			components.NewActionRow(components.LinkButton("https://ci.example.com/42", "Open")),
+		).WithAccentColor(0x2ECC71),
+	}
+	msg, err := client.Webhooks.Execute(context.Background(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
+		Wait:           guildkit.Some(true),
+		WithComponents: guildkit.Some(true), // the webhook is not an application's: non-interactive only
+		Flags:          guildkit.Some(guildkit.MessageFlagIsComponentsV2),
+		Components:     tree,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(msg.Flags, msg.Components[0].Type())
+
+	// A button that sends an interaction is refused for this webhook.
+	tree = append(tree, components.NewActionRow(components.PrimaryButton("rerun:42", "Re-run")))
+	_, err = client.Webhooks.Execute(context.Background(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
+		WithComponents: guildkit.Some(true),
+		Flags:          guildkit.Some(guildkit.MessageFlagIsComponentsV2),
+		Components:     tree,
+	})
+	var ve *guildkit.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Println(ve.Problems[0].Path)
+	}
+	// Output:
+	// IS_COMPONENTS_V2 Container
+	// components[1].components[0]
 }

@@ -1042,6 +1042,7 @@ func TestWebhookAndMessageRoundTrip(t *testing.T) {
 			"footer":{"text":"f","icon_url":"https://i"},"image":{"url":"https://img","proxy_url":"https://p","height":1,"width":2},
 			"video":{"url":"https://v"},"provider":{"name":"p","url":"https://p"},"author":{"name":"a"},"fields":[{"name":"n","value":"v","inline":true}]}],
 			"pinned":false,"webhook_id":"30","type":0,"application_id":"50","flags":4,
+			"components":[{"type":1,"id":1,"components":[{"type":2,"id":2,"style":5,"label":"Docs","url":"https://docs"}]},{"type":99,"id":3,"future":true}],
 			"poll":{"question":{"text":"q"},"answers":[{"answer_id":1,"poll_media":{"text":"a"}}],"expiry":null,"allow_multiselect":false,"layout_type":1,
 			"results":{"is_finalized":false,"answer_counts":[{"id":1,"count":2,"me_voted":false}]}}}`,
 	} {
