@@ -612,9 +612,9 @@ func validateWebhookEdit(p *WebhookMessageEditParams) error {
 	var v ValidationError
 	webhookNotNull(&v, "thread_id", p.ThreadID)
 	webhookNotNull(&v, "with_components", p.WithComponents)
-	content, hasContent := p.Content.Get()
+	content, _ := p.Content.Get()
 	messageMaxLen(&v, "content", content, MaxMessageContent)
-	embeds, hasEmbeds := p.Embeds.Get()
+	embeds, _ := p.Embeds.Get()
 	validateMessageEmbeds(&v, "embeds", embeds)
 	if am, ok := p.AllowedMentions.Get(); ok {
 		am.validate(&v, "allowed_mentions")
@@ -634,19 +634,21 @@ func validateWebhookEdit(p *WebhookMessageEditParams) error {
 	}
 	v2 := flags.Has(MessageFlagIsComponentsV2)
 	if v2 {
-		// The original's content, embeds, files and poll must be nulled too;
-		// only the service knows them, and answers 400.
-		if hasContent && content != "" {
-			v.Add("content", wire.CodeConflict, "IS_COMPONENTS_V2 needs content nulled")
+		// Setting the flag needs the original's content, embeds, files and
+		// poll nulled. The client cannot see the original, so it asks for
+		// the nulls explicitly (harmless on a message that is V2 already;
+		// omit Flags to keep the flag without them).
+		if !p.Content.IsNull() {
+			v.Add("content", wire.CodeConflict, "setting IS_COMPONENTS_V2 needs content set to Null")
 		}
-		if hasEmbeds && len(embeds) > 0 {
-			v.Add("embeds", wire.CodeConflict, "IS_COMPONENTS_V2 needs embeds nulled")
+		if !p.Embeds.IsNull() {
+			v.Add("embeds", wire.CodeConflict, "setting IS_COMPONENTS_V2 needs embeds set to Null")
 		}
-		if len(p.Files) > 0 {
-			v.Add("files", wire.CodeConflict, "IS_COMPONENTS_V2 excludes files")
+		if !p.Attachments.IsNull() || len(p.Files) > 0 {
+			v.Add("attachments", wire.CodeConflict, "setting IS_COMPONENTS_V2 needs attachments set to Null and no files")
 		}
-		if hasPoll {
-			v.Add("poll", wire.CodeConflict, "IS_COMPONENTS_V2 needs poll nulled")
+		if !p.Poll.IsNull() {
+			v.Add("poll", wire.CodeConflict, "setting IS_COMPONENTS_V2 needs poll set to Null")
 		}
 	}
 	comps, _ := p.Components.Get()
@@ -666,9 +668,12 @@ func validateWebhookEdit(p *WebhookMessageEditParams) error {
 //
 // Components V2: setting IS_COMPONENTS_V2 needs the original's content,
 // embeds, files and poll nulled (else 400), and the flag cannot be removed
-// from a V2 message (400). The client refuses what it can see: a non-empty
-// content, embeds, files or poll beside the flag, flags other than
-// SUPPRESS_EMBEDS and IS_COMPONENTS_V2, and invalid components.
+// from a V2 message (400). The client checks what it can: with the flag in
+// Flags, Content, Embeds, Attachments and Poll must be [Null] and Files
+// empty (send them even when the message is V2 already, or omit Flags:
+// the flag stays anyway); Flags may hold only SUPPRESS_EMBEDS and
+// IS_COMPONENTS_V2; components are checked in the message's mode. Removal
+// of the flag only the service can see.
 //
 // Spec: "Edit Webhook Message" — PATCH /webhooks/{webhook.id}/{webhook.token}/messages/{message.id}
 func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, token string, messageID Snowflake, params *WebhookMessageEditParams, opts ...RequestOption) (*Message, error) {

@@ -874,7 +874,14 @@ func TestWebhookEditValidation(t *testing.T) {
 		Files: []guildkit.File{{Name: "f", Reader: strings.NewReader("")}}})
 	requireWebhookProblem(t, err, "content", "conflict")
 	requireWebhookProblem(t, err, "embeds", "conflict")
-	requireWebhookProblem(t, err, "files", "conflict")
+	requireWebhookProblem(t, err, "attachments", "conflict")
+	requireWebhookProblem(t, err, "poll", "conflict")
+	// Setting the flag needs the four fields nulled explicitly: omitted is
+	// not enough, as the original may still hold them.
+	err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: webhookV2Text("x")})
+	for _, p := range []string{"content", "embeds", "attachments", "poll"} {
+		requireWebhookProblem(t, err, p, "conflict")
+	}
 	requireWebhookProblem(t, edit(&guildkit.WebhookMessageEditParams{ThreadID: guildkit.Null[guildkit.Snowflake]()}), "thread_id", "not_null")
 	assert.Empty(t, f.srv.Requests())
 }
@@ -892,10 +899,14 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 	}
 	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
 	text := webhookV2Text("now in V2")
-	// Setting the flag while the original's content and files are set: 400.
-	_, err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: text, WithComponents: guildkit.Some(true)})
+	// Setting the flag while the original's content and files are set: 400
+	// from the service (sent raw: the client refuses it before sending).
+	_, err = guildkit.ExportDoNoAuth(f.c, ctx, "PATCH", "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",
+		json.RawMessage(`{"flags":32768,"components":[{"type":10,"content":"now in V2"}]}`), nil, hook.ID, hook.Token, m.ID)
 	ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
-	assert.Len(t, ae.Errors, 2, "content and attachments: %v", ae.Errors)
+	require.Len(t, ae.Errors, 2, "content and attachments: %v", ae.Errors)
+	assert.Equal(t, "attachments", ae.Errors[0].Path)
+	assert.Equal(t, "content", ae.Errors[1].Path)
 	// With content, embeds, attachments and poll nulled it works.
 	ed, err := edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: text, Content: guildkit.Null[string](),
 		Embeds: guildkit.Null[[]guildkit.Embed](), Attachments: guildkit.Null[[]guildkit.PartialAttachment](), Poll: guildkit.Null[guildkit.PollCreate]()})
@@ -910,12 +921,14 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 	// Content cannot come back while it is set.
 	_, err = edit(&guildkit.WebhookMessageEditParams{Content: guildkit.Some("text again")})
 	requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
-	// Mentions of a V2 message come from its text displays.
+	// Mentions of a V2 message come from its text displays; without Flags
+	// the flag stays.
 	u := f.srv.AddUser(guildkit.User{Username: "mentioned"})
-	ed, err = edit(&guildkit.WebhookMessageEditParams{Flags: v2, Components: webhookV2Text(fmt.Sprintf("hi <@%s>", u.ID))})
+	ed, err = edit(&guildkit.WebhookMessageEditParams{Components: webhookV2Text(fmt.Sprintf("hi <@%s>", u.ID))})
 	require.NoError(t, err)
 	require.Len(t, ed.Mentions, 1)
 	assert.Equal(t, u.ID, ed.Mentions[0].ID)
+	assert.True(t, ed.Flags.Has(guildkit.MessageFlagIsComponentsV2))
 }
 
 func TestWebhookChatCompat(t *testing.T) {
