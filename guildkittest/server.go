@@ -280,6 +280,7 @@ func (s *Server) routes(m *http.ServeMux) {
 	// Each resource registers its routes in its own file.
 	for _, register := range []func(registrar){
 		s.guildRoutes,
+		s.channelRoutes,
 	} {
 		register(reg)
 	}

@@ -16,6 +16,7 @@ type guildState struct {
 	roles    map[guildkit.Snowflake]*guildkit.Role
 	members  map[guildkit.Snowflake]*memberState
 	channels map[guildkit.Snowflake]*guildkit.Channel
+	settings guildSettings // guild.go: threads, integrations, widget, welcome screen, onboarding
 }
 
 // memberState is a member and what the server tracks about it.
@@ -107,7 +108,9 @@ func (s *Server) AddGuild(g guildkit.Guild) guildkit.Guild {
 
 // initGuild gives a new guild the state later resources keep. Resources add
 // their initialisation here.
-func (s *Server) initGuild(gs *guildState) {}
+func (s *Server) initGuild(gs *guildState) {
+	s.initGuildSettings(gs)
+}
 
 // AddMember adds a member to a guild and returns it. m.User is required; an
 // unknown user is added as well. JoinedAt defaults to now.
