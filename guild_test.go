@@ -748,3 +748,76 @@ func TestGuildModifyIncidentActions(t *testing.T) {
 	})
 	require.ErrorIs(t, err, guildkit.ErrForbidden)
 }
+
+func registerGuildLedger(name string, call func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error) bool {
+	return registerLedger(name, func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		return call(ctx, srv, c, srv.AddGuild(guildkit.Guild{}))
+	})
+}
+
+var (
+	_ = registerGuildLedger("Get Guild Preview", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetPreview(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Modify Guild", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.Modify(ctx, g.ID, &guildkit.GuildModifyParams{Name: guildkit.Some("renamed")})
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Voice Regions", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ListVoiceRegions(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Invites", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ListInvites(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Integrations", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ListIntegrations(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Delete Guild Integration", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		in := srv.AddIntegration(g.ID, guildkit.Integration{Name: "yt", Type: guildkit.IntegrationTypeYouTube})
+		return c.Guilds.DeleteIntegration(ctx, g.ID, in.ID)
+	})
+	_ = registerGuildLedger("Get Guild Widget Settings", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetWidgetSettings(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Modify Guild Widget", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ModifyWidget(ctx, g.ID, &guildkit.GuildWidgetModifyParams{Enabled: guildkit.Some(true)})
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Widget", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetWidget(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Widget Image", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetWidgetImageBytes(ctx, g.ID, guildkit.WidgetStyleBanner1)
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Vanity URL", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetVanityURL(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Welcome Screen", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetWelcomeScreen(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Modify Guild Welcome Screen", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ModifyWelcomeScreen(ctx, g.ID, &guildkit.GuildWelcomeScreenModifyParams{Description: guildkit.Some("hi")})
+		return err
+	})
+	_ = registerGuildLedger("Get Guild Onboarding", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.GetOnboarding(ctx, g.ID)
+		return err
+	})
+	_ = registerGuildLedger("Modify Guild Onboarding", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ModifyOnboarding(ctx, g.ID, &guildkit.GuildOnboardingModifyParams{Mode: guildkit.Some(guildkit.OnboardingAdvanced)})
+		return err
+	})
+	_ = registerGuildLedger("Modify Guild Incident Actions", func(ctx context.Context, _ *guildkittest.Server, c *guildkit.Client, g guildkit.Guild) error {
+		_, err := c.Guilds.ModifyIncidentActions(ctx, g.ID, &guildkit.GuildIncidentActionsModifyParams{DMsDisabledUntil: guildkit.Null[time.Time]()})
+		return err
+	})
+)
