@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -397,9 +396,6 @@ func (s *ChannelService) ModifyPositions(ctx context.Context, guildID Snowflake,
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if positions == nil {
-		positions = []ChannelPositionParams{}
-	}
 	_, err := s.c.do(ctx, &request{method: "PATCH", route: "/guilds/{guild.id}/channels", path: []any{guildID},
 		body: positions, opts: opts}, nil)
 	return err
@@ -417,7 +413,3 @@ func (s *ChannelService) ListActiveThreads(ctx context.Context, guildID Snowflak
 	}
 	return &out, nil
 }
-
-// trimmedLen is the length in characters of s without leading and trailing
-// whitespace.
-func trimmedLen(s string) int { return utf8.RuneCountInString(strings.TrimSpace(s)) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -601,7 +602,7 @@ func (p *GuildModifyParams) validate() error {
 	notNull("features", p.Features.IsNull())
 	notNull("premium_progress_bar_enabled", p.PremiumProgressBarEnabled.IsNull())
 	if name, ok := p.Name.Get(); ok {
-		if n := trimmedLen(name); n < 2 || n > 100 {
+		if n := utf8.RuneCountInString(strings.TrimSpace(name)); n < 2 || n > 100 {
 			v.Add("name", wire.CodeLength, "2-100 characters (whitespace trimmed), got %d", n)
 		}
 	}

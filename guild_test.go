@@ -270,9 +270,6 @@ func TestGuildModifyPermissions(t *testing.T) {
 func TestGuildModifyWireBody(t *testing.T) {
 	t.Parallel()
 	c, mux := setup(t)
-	mux.HandleFunc("PATCH /guilds/1/", func(w http.ResponseWriter, r *http.Request) {
-		t.Error("trailing slash")
-	})
 	mux.HandleFunc("PATCH /guilds/1", func(w http.ResponseWriter, r *http.Request) {
 		testMethod(t, r, http.MethodPatch)
 		testHeader(t, r, "X-Audit-Log-Reason", "why%20not")
@@ -541,6 +538,14 @@ func TestGuildGetWidgetImage(t *testing.T) {
 
 	_, err = f.c.Guilds.GetWidgetImage(ctx, f.g.ID, "banner9")
 	requireValidation(t, err, "style")
+
+	anon, err := guildkit.New(nil, guildkit.WithBaseURL(f.srv.BaseURL()))
+	require.NoError(t, err)
+	b, err := anon.Guilds.GetWidgetImageBytes(ctx, f.g.ID, guildkit.WidgetStyleBanner4)
+	require.NoError(t, err, "a client without a credential can fetch the image")
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	require.NoError(t, err)
+	assert.Equal(t, guildkit.WidgetStyleBanner4, sizes[image.Pt(cfg.Width, cfg.Height)])
 
 	closed := f.srv.AddGuild(guildkit.Guild{})
 	_, err = f.c.Guilds.GetWidgetImageBytes(ctx, closed.ID, guildkit.WidgetStyleBanner2)
