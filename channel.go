@@ -279,15 +279,11 @@ func ChannelFieldApplies(field string, t ChannelType) bool {
 	return slices.Contains(types, t)
 }
 
-func (p *ChannelCreateParams) validate() error {
-	var v ValidationError
-	if n := utf8.RuneCountInString(p.Name); n < 1 || n > 100 {
-		v.Add("name", wire.CodeLength, "1-100 characters, got %d", n)
-	}
+// InapplicableFields returns the JSON names, sorted, of the fields p gives a
+// value (Some) that do not apply to the channel type p asks for (text when
+// Type is omitted or Null); see [ChannelFieldApplies].
+func (p *ChannelCreateParams) InapplicableFields() []string {
 	typ := p.Type.Or(ChannelTypeGuildText)
-	if !slices.Contains(creatableChannelTypes, typ) {
-		v.Add("type", wire.CodeInvalid, "%v cannot be created as a guild channel", typ)
-	}
 	set := map[string]bool{
 		"topic": p.Topic.IsSet(), "bitrate": p.Bitrate.IsSet(), "user_limit": p.UserLimit.IsSet(),
 		"rate_limit_per_user": p.RateLimitPerUser.IsSet(), "parent_id": p.ParentID.IsSet(), "nsfw": p.NSFW.IsSet(),
@@ -297,10 +293,26 @@ func (p *ChannelCreateParams) validate() error {
 		"default_sort_order": p.DefaultSortOrder.IsSet(), "default_forum_layout": p.DefaultForumLayout.IsSet(),
 		"default_thread_rate_limit_per_user": p.DefaultThreadRateLimitPerUser.IsSet(),
 	}
+	var out []string
 	for _, field := range slices.Sorted(maps.Keys(set)) {
 		if set[field] && !ChannelFieldApplies(field, typ) {
-			v.Add(field, wire.CodeNotAllowed, "does not apply to a %v channel", typ)
+			out = append(out, field)
 		}
+	}
+	return out
+}
+
+func (p *ChannelCreateParams) validate() error {
+	var v ValidationError
+	if n := utf8.RuneCountInString(p.Name); n < 1 || n > 100 {
+		v.Add("name", wire.CodeLength, "1-100 characters, got %d", n)
+	}
+	typ := p.Type.Or(ChannelTypeGuildText)
+	if !slices.Contains(creatableChannelTypes, typ) {
+		v.Add("type", wire.CodeInvalid, "%v cannot be created as a guild channel", typ)
+	}
+	for _, field := range p.InapplicableFields() {
+		v.Add(field, wire.CodeNotAllowed, "does not apply to a %v channel", typ)
 	}
 	if t, ok := p.Topic.Get(); ok {
 		if n := utf8.RuneCountInString(t); n > 1024 {

@@ -131,6 +131,10 @@ func TestChannelCreateValidation(t *testing.T) {
 	requireValidation(t, err, "type")
 	assert.Empty(t, f.srv.Requests(), "nothing was sent")
 
+	assert.Equal(t, []string{"default_forum_layout", "nsfw"}, (&guildkit.ChannelCreateParams{
+		Type: guildkit.Some(guildkit.ChannelTypeGuildMedia), Topic: guildkit.Some("ok"), NSFW: guildkit.Some(true),
+		DefaultForumLayout: guildkit.Some(guildkit.ForumLayoutList), DefaultSortOrder: guildkit.Null[guildkit.SortOrderType](),
+	}).InapplicableFields(), "media channels take a topic, but neither nsfw nor a forum layout; Null is never refused")
 	assert.True(t, guildkit.ChannelFieldApplies("bitrate", guildkit.ChannelTypeGuildStageVoice))
 	assert.False(t, guildkit.ChannelFieldApplies("default_forum_layout", guildkit.ChannelTypeGuildMedia))
 	assert.True(t, guildkit.ChannelFieldApplies("position", guildkit.ChannelTypeGuildCategory))

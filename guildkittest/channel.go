@@ -118,18 +118,8 @@ func (s *Server) createChannel(c *call) {
 	default:
 		problems["type"] = "Value is not a valid channel type for a guild channel."
 	}
-	for field, set := range map[string]bool{
-		"topic": p.Topic.IsSet(), "bitrate": p.Bitrate.IsSet(), "user_limit": p.UserLimit.IsSet(),
-		"rate_limit_per_user": p.RateLimitPerUser.IsSet(), "parent_id": p.ParentID.IsSet(), "nsfw": p.NSFW.IsSet(),
-		"rtc_region": p.RTCRegion.IsSet(), "video_quality_mode": p.VideoQualityMode.IsSet(),
-		"default_auto_archive_duration": p.DefaultAutoArchiveDuration.IsSet(),
-		"default_reaction_emoji":        p.DefaultReactionEmoji.IsSet(), "available_tags": p.AvailableTags.IsSet(),
-		"default_sort_order": p.DefaultSortOrder.IsSet(), "default_forum_layout": p.DefaultForumLayout.IsSet(),
-		"default_thread_rate_limit_per_user": p.DefaultThreadRateLimitPerUser.IsSet(),
-	} {
-		if set && !guildkit.ChannelFieldApplies(field, typ) {
-			problems[field] = fmt.Sprintf("Not allowed for a %v channel.", typ)
-		}
+	for _, field := range p.InapplicableFields() {
+		problems[field] = fmt.Sprintf("Not allowed for a %v channel.", typ)
 	}
 	if t, ok := p.Topic.Get(); ok && utf8.RuneCountInString(t) > 1024 {
 		problems["topic"] = "Must be 1024 or fewer in length."
