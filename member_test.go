@@ -624,7 +624,6 @@ func TestMemberModifyCurrentNickAnswerForms(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
 
 func TestMemberRoles(t *testing.T) {
 	t.Parallel()

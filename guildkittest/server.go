@@ -285,6 +285,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.guildRoutes,
 		s.inviteRoutes,
 		s.memberRoutes,
+		s.channelRoutes,
 	} {
 		register(reg)
 	}
