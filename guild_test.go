@@ -194,7 +194,6 @@ func TestGuildModify(t *testing.T) {
 	assert.Equal(t, "spring%20cleaning", req.Header.Get("X-Audit-Log-Reason"))
 }
 
-
 func TestGuildModifyValidation(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})

@@ -624,7 +624,6 @@ func TestMemberModifyCurrentNickAnswerForms(t *testing.T) {
 	}
 }
 
-
 func TestMemberRoles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
