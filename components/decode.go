@@ -1,0 +1,337 @@
+package components
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// List is a list of components, such as the "components" field of a
+// message, a row, a section or a container. Decoding dispatches on each
+// element's "type"; a type this package does not know becomes an [*Unknown].
+// A nil List encodes as [].
+type List []Component
+
+// MarshalJSON encodes the list; a nil list encodes as [] and a nil element
+// as null. The elements' own encodings are joined as they are (encoding/json
+// checks and compacts the result once).
+func (l List) MarshalJSON() ([]byte, error) {
+	if len(l) == 0 {
+		return []byte("[]"), nil
+	}
+	buf := make([]byte, 0, 64*len(l))
+	buf = append(buf, '[')
+	for i, c := range l {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		if isNil(c) {
+			buf = append(buf, "null"...)
+			continue
+		}
+		var b []byte
+		var err error
+		if m, ok := c.(json.Marshaler); ok {
+			b, err = m.MarshalJSON()
+		} else {
+			b, err = json.Marshal(c)
+		}
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, b...)
+	}
+	return append(buf, ']'), nil
+}
+
+// UnmarshalJSON decodes a JSON array of components. null decodes as nil.
+func (l *List) UnmarshalJSON(b []byte) error {
+	// encoding/json has checked b before calling UnmarshalJSON, so the
+	// elements can be split and decoded without checking again.
+	raws, isNull, err := splitArray(b)
+	if err != nil {
+		return err
+	}
+	if isNull {
+		*l = nil
+		return nil
+	}
+	out := make(List, len(raws))
+	for i, r := range raws {
+		c, err := unmarshalChecked(r)
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+		out[i] = c
+	}
+	*l = out
+	return nil
+}
+
+// ErrNoType is returned by [Unmarshal] for an object without a "type".
+var ErrNoType = errors.New("components: component has no type")
+
+// Unmarshal decodes one component, choosing its Go type by the "type"
+// field. A type this package does not know decodes into an [*Unknown] that
+// keeps the raw JSON. Fields of a known type that this package does not model
+// are dropped. Should "type" appear twice, the first non-null one counts.
+func Unmarshal(data []byte) (Component, error) {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v) // for the syntax error's detail
+		if err == nil {
+			err = errScan
+		}
+		return nil, fmt.Errorf("components: %w", err)
+	}
+	return unmarshalChecked(data)
+}
+
+// unmarshalChecked is Unmarshal for data already known to be valid JSON.
+func unmarshalChecked(data []byte) (Component, error) {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		return nil, ErrNoType
+	}
+	t, found, err := peekType(data)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, ErrNoType
+	}
+	c := newOfType(t)
+	if c == nil {
+		if !json.Valid(data) {
+			return nil, errScan
+		}
+		return &Unknown{Raw: append(json.RawMessage(nil), data...)}, nil
+	}
+	if u, ok := c.(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(data) // layout components: no second check of the children
+	} else {
+		err = json.Unmarshal(data, c)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("components: %s: %w", t, err)
+	}
+	return c, nil
+}
+
+func newOfType(t Type) Component {
+	switch t {
+	case TypeActionRow:
+		return new(ActionRow)
+	case TypeButton:
+		return new(Button)
+	case TypeStringSelect:
+		return new(StringSelect)
+	case TypeTextInput:
+		return new(TextInput)
+	case TypeUserSelect:
+		return new(UserSelect)
+	case TypeRoleSelect:
+		return new(RoleSelect)
+	case TypeMentionableSelect:
+		return new(MentionableSelect)
+	case TypeChannelSelect:
+		return new(ChannelSelect)
+	case TypeSection:
+		return new(Section)
+	case TypeTextDisplay:
+		return new(TextDisplay)
+	case TypeThumbnail:
+		return new(Thumbnail)
+	case TypeMediaGallery:
+		return new(MediaGallery)
+	case TypeFile:
+		return new(File)
+	case TypeSeparator:
+		return new(Separator)
+	case TypeContainer:
+		return new(Container)
+	case TypeLabel:
+		return new(Label)
+	case TypeFileUpload:
+		return new(FileUpload)
+	case TypeRadioGroup:
+		return new(RadioGroup)
+	case TypeCheckboxGroup:
+		return new(CheckboxGroup)
+	case TypeCheckbox:
+		return new(Checkbox)
+	}
+	return nil
+}
+
+// unmarshalOne decodes an optional single component field (a section's
+// accessory, a label's component); absent or null gives nil.
+func unmarshalOne(raw json.RawMessage) (Component, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	return unmarshalChecked(raw)
+}
+
+// The four components that hold others decode their own fields with
+// encoding/json and their children with this package, so that each child is
+// checked and decoded once rather than once per level of nesting. Like every
+// UnmarshalJSON, they expect valid JSON (encoding/json checks it first).
+
+// UnmarshalJSON decodes an action row and its components.
+func (c *ActionRow) UnmarshalJSON(b []byte) error {
+	type plain ActionRow
+	var p plain
+	children, err := decodeOwn(b, &p, "components")
+	if err != nil {
+		return err
+	}
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
+	}
+	*c = ActionRow(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a container and its components.
+func (c *Container) UnmarshalJSON(b []byte) error {
+	type plain Container
+	var p plain
+	children, err := decodeOwn(b, &p, "components")
+	if err != nil {
+		return err
+	}
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
+	}
+	*c = Container(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a section, its components and its accessory.
+func (c *Section) UnmarshalJSON(b []byte) error {
+	type plain Section
+	var p plain
+	children, err := decodeOwn(b, &p, "components", "accessory")
+	if err != nil {
+		return err
+	}
+	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+		return err
+	}
+	if p.Accessory, err = unmarshalOne(children[1]); err != nil {
+		return fmt.Errorf("accessory: %w", err)
+	}
+	*c = Section(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a label and its component.
+func (c *Label) UnmarshalJSON(b []byte) error {
+	type plain Label
+	var p plain
+	children, err := decodeOwn(b, &p, "component")
+	if err != nil {
+		return err
+	}
+	if p.Component, err = unmarshalOne(children[0]); err != nil {
+		return fmt.Errorf("component: %w", err)
+	}
+	*c = Label(p)
+	return nil
+}
+
+// decodeOwn decodes the object b into v without the members named by
+// children, whose raw values it returns.
+func decodeOwn(b []byte, v any, children ...string) ([]json.RawMessage, error) {
+	rest, vals, err := cutMembers(b, children...)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(rest, v); err != nil {
+		return nil, err
+	}
+	return vals, nil
+}
+
+func decodeList(l *List, field string, raw json.RawMessage) error {
+	if raw == nil {
+		return nil
+	}
+	if err := l.UnmarshalJSON(raw); err != nil {
+		if strings.HasPrefix(err.Error(), "[") {
+			return fmt.Errorf("%s%w", field, err)
+		}
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	return nil
+}
+
+// Unknown is a component of a type this package does not know, such as one
+// added to the interface later. It keeps the component's JSON as received
+// and encodes it back unchanged, so a decode/encode round trip loses nothing.
+// [Validate] reports it, as it cannot check it; [AssignIDs] leaves it alone
+// but does not reuse its id.
+type Unknown struct {
+	Raw json.RawMessage
+}
+
+// Type returns the "type" field of the raw JSON (the first one, as in
+// [Unmarshal]), or 0 when it cannot be read.
+func (u *Unknown) Type() Type {
+	t, _, _ := peekType(u.Raw)
+	return t
+}
+
+// ComponentID returns the "id" field of the raw JSON, or 0 when it is
+// missing or not an integer.
+func (u *Unknown) ComponentID() int {
+	var h struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(u.Raw, &h) != nil {
+		return 0
+	}
+	id, err := strconv.Atoi(string(h.ID))
+	if err != nil {
+		return 0
+	}
+	return id
+}
+
+func (u *Unknown) idRef() *int { return nil }
+
+// MarshalJSON returns the raw JSON (null when empty).
+func (u Unknown) MarshalJSON() ([]byte, error) {
+	if len(u.Raw) == 0 {
+		return []byte("null"), nil
+	}
+	return u.Raw, nil
+}
+
+// UnmarshalJSON keeps a copy of b.
+func (u *Unknown) UnmarshalJSON(b []byte) error {
+	u.Raw = append(u.Raw[:0:0], b...)
+	return nil
+}
+
+// marshalWithType encodes v (a struct) and puts "type":t first.
+func marshalWithType(t Type, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(b)+12)
+	out = append(out, `{"type":`...)
+	out = strconv.AppendInt(out, int64(t), 10)
+	if len(b) > 2 {
+		out = append(out, ',')
+		out = append(out, b[1:]...)
+	} else {
+		out = append(out, '}')
+	}
+	return out, nil
+}

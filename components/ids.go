@@ -1,0 +1,61 @@
+package components
+
+import "math"
+
+// AssignIDs fills every empty (0) id in the trees of components in place, as
+// the service does: sequentially from 1, skipping ids already used anywhere
+// in the trees. It mutates the components passed (they are pointers) and
+// leaves non-zero ids, even invalid ones, for [Validate] to report.
+//
+// The order is depth-first, parent before children, in JSON field order: a
+// component, then its "components" in order, then a section's accessory; a
+// label, then its component. For example a container holding a section with
+// a thumbnail gets 1 (container), 2 (section), 3 (its first text display),
+// 4 (thumbnail). An [*Unknown] component keeps its JSON untouched; its id, if
+// any, is not reused.
+func AssignIDs(components ...Component) {
+	used := make(map[int]bool)
+	walk(components, func(c Component) {
+		if id := c.ComponentID(); id != 0 {
+			used[id] = true
+		}
+	})
+	next := 1
+	walk(components, func(c Component) {
+		ref := c.idRef()
+		if ref == nil || *ref != 0 {
+			return
+		}
+		for used[next] && next < math.MaxInt32 {
+			next++
+		}
+		*ref = next
+		used[next] = true
+	})
+}
+
+// walk calls fn for every non-nil component of the trees, depth-first,
+// parent before children.
+func walk(list []Component, fn func(Component)) {
+	for _, c := range list {
+		walkOne(c, fn)
+	}
+}
+
+func walkOne(c Component, fn func(Component)) {
+	if isNil(c) {
+		return
+	}
+	fn(c)
+	switch c := c.(type) {
+	case *ActionRow:
+		walk(c.Components, fn)
+	case *Section:
+		walk(c.Components, fn)
+		walkOne(c.Accessory, fn)
+	case *Container:
+		walk(c.Components, fn)
+	case *Label:
+		walkOne(c.Component, fn)
+	}
+}
