@@ -59,6 +59,7 @@ type Server struct {
 	guilds   map[guildkit.Snowflake]*guildState
 	events   []Event
 	requests []Request
+	limits   rateLimits // rate limits, latency and concurrency: ratelimit.go
 }
 
 // Event is a gateway event an operation emitted.
@@ -256,6 +257,11 @@ func (s *Server) routes(m *http.ServeMux) {
 		_, route, _ := strings.Cut(pattern, " ")
 		route = specRoute(route)
 		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			release, ok := s.admit(w, r, route)
+			defer release()
+			if !ok {
+				return
+			}
 			var body []byte
 			if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 				body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))
