@@ -39,27 +39,38 @@ type Headers struct {
 // X-RateLimit-Reset depends on the two clocks agreeing.
 func ParseHeaders(h http.Header) Headers {
 	out := Headers{
-		Bucket: headerValue(h, "X-RateLimit-Bucket"),
-		Scope:  headerValue(h, "X-RateLimit-Scope"),
+		Bucket: headerValue(h, hBucket),
+		Scope:  headerValue(h, hScope),
 	}
-	out.Global = strings.EqualFold(headerValue(h, "X-RateLimit-Global"), "true") || out.Scope == "global"
-	limit, err1 := strconv.Atoi(strings.TrimSpace(headerValue(h, "X-RateLimit-Limit")))
-	remaining, err2 := strconv.Atoi(strings.TrimSpace(headerValue(h, "X-RateLimit-Remaining")))
+	out.Global = strings.EqualFold(headerValue(h, hGlobal), "true") || out.Scope == "global"
+	limit, err1 := strconv.Atoi(strings.TrimSpace(headerValue(h, hLimit)))
+	remaining, err2 := strconv.Atoi(strings.TrimSpace(headerValue(h, hRemaining)))
 	if err1 == nil && err2 == nil && limit > 0 && remaining >= 0 {
 		out.Limited = true
 		out.Limit = limit
 		out.Remaining = min(remaining, limit)
 	}
-	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, "X-RateLimit-Reset-After")), 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
+	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hResetAfter)), 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
 		out.ResetAfter, out.HasReset = Seconds(f), true
 	}
 	return out
 }
 
-// headerValue is h.Get without canonicalising the key again: the keys here
-// are constants, written canonically below.
+// The headers' canonical keys (http.CanonicalHeaderKey), so reading them
+// allocates nothing.
+const (
+	hLimit      = "X-Ratelimit-Limit"
+	hRemaining  = "X-Ratelimit-Remaining"
+	hResetAfter = "X-Ratelimit-Reset-After"
+	hBucket     = "X-Ratelimit-Bucket"
+	hGlobal     = "X-Ratelimit-Global"
+	hScope      = "X-Ratelimit-Scope"
+	hRetryAfter = "Retry-After"
+)
+
+// headerValue is h.Get for a key already canonical.
 func headerValue(h http.Header, key string) string {
-	if v := h[http.CanonicalHeaderKey(key)]; len(v) > 0 {
+	if v := h[key]; len(v) > 0 {
 		return v[0]
 	}
 	return ""
@@ -98,7 +109,7 @@ func ParseLimited(h http.Header, body []byte) Limited {
 		out.RetryAfter, found = hd.ResetAfter, true
 	}
 	if !found {
-		out.RetryAfter, found = ParseRetryAfter(headerValue(h, "Retry-After"))
+		out.RetryAfter, found = ParseRetryAfter(headerValue(h, hRetryAfter))
 	}
 	if !found {
 		out.RetryAfter = DefaultWait

@@ -124,9 +124,9 @@ type Transport struct {
 	observe func(Event)
 
 	mu          sync.Mutex
-	routes      map[string]string  // method+route → bucket id learned from X-RateLimit-Bucket
-	buckets     map[string]*bucket // bucket id (or method+route before it is known) + major → state
-	globalUntil time.Time          // no request is sent before this (a global 429)
+	routes      map[routeKey]string   // route → bucket id learned from X-RateLimit-Bucket
+	buckets     map[bucketKey]*bucket // bucket id (or route before it is known) + major → state
+	globalUntil time.Time             // no request is sent before this (a global 429)
 	nextSweep   time.Time
 }
 
@@ -137,8 +137,8 @@ func New(cfg Config) *Transport {
 		maxWait: cfg.MaxWait,
 		idleTTL: cfg.IdleTTL,
 		observe: cfg.Observe,
-		routes:  make(map[string]string),
-		buckets: make(map[string]*bucket),
+		routes:  make(map[routeKey]string),
+		buckets: make(map[bucketKey]*bucket),
 	}
 	if t.next == nil {
 		t.next = http.DefaultTransport
@@ -155,7 +155,7 @@ func New(cfg Config) *Transport {
 // bucket is what the transport knows of one rate-limit bucket for one major
 // parameter.
 type bucket struct {
-	key        string
+	key        bucketKey
 	id         string // X-RateLimit-Bucket, once known
 	discovered bool   // an answer has been seen
 	unlimited  bool   // the last answer carried no limit headers
@@ -282,7 +282,7 @@ func (t *Transport) acquire(ctx context.Context, info *Request) (ticket, error) 
 			return ticket{}, err
 		}
 	}
-	if t.global == nil {
+	if t.global == nil || t.global.Allow() {
 		return tk, nil
 	}
 	r := t.global.Reserve()
@@ -364,24 +364,32 @@ func (t *Transport) bucketFor(info *Request, now time.Time) *bucket {
 	b := t.buckets[key]
 	if b == nil {
 		b = &bucket{key: key, lastUsed: now}
-		if id := t.routes[routeKey(info)]; id != "" {
-			b.id = id
-		}
+		b.id = key.id
 		t.buckets[key] = b
 	}
 	return b
 }
 
-func routeKey(info *Request) string { return info.Method + " " + info.Route }
+// routeKey names a route: method and template.
+type routeKey struct{ method, route string }
 
-// bucketKey is the learned bucket id, or the route while it is unknown, and
-// the major parameter. The caller holds t.mu.
-func (t *Transport) bucketKey(info *Request) string {
-	rk := routeKey(info)
+func routeOf(info *Request) routeKey { return routeKey{info.Method, info.Route} }
+
+// bucketKey names a bucket's state for one major parameter: by the bucket
+// id once learned, by the route until then. Struct keys cost no allocation.
+type bucketKey struct {
+	id    string // learned bucket id; "" while unknown
+	route routeKey
+	major string
+}
+
+// bucketKey is the key of the request's bucket. The caller holds t.mu.
+func (t *Transport) bucketKey(info *Request) bucketKey {
+	rk := routeOf(info)
 	if id := t.routes[rk]; id != "" {
-		return id + "\x00" + info.Major
+		return bucketKey{id: id, major: info.Major}
 	}
-	return rk + "\x00" + info.Major
+	return bucketKey{route: rk, major: info.Major}
 }
 
 // unreserve gives back a slot that was not used.
@@ -452,7 +460,7 @@ func (t *Transport) finish(info *Request, tk ticket, resp *http.Response, err er
 func (t *Transport) learn(info *Request, b *bucket, gen uint64, h Headers, lim *Limited, now time.Time) {
 	defer func() { b.notify() }() // b may become the bucket merged into
 	if h.Bucket != "" {
-		rk := routeKey(info)
+		rk := routeOf(info)
 		if t.routes[rk] != h.Bucket {
 			t.routes[rk] = h.Bucket
 		}
@@ -514,7 +522,7 @@ func (t *Transport) learn(info *Request, b *bucket, gen uint64, h Headers, lim *
 // bucket already there (another route sharing the bucket). It returns the
 // bucket that now holds the state. The caller holds t.mu.
 func (t *Transport) rekey(b *bucket, id, major string) *bucket {
-	key := id + "\x00" + major
+	key := bucketKey{id: id, major: major}
 	if t.buckets[b.key] == b {
 		delete(t.buckets, b.key)
 	}
