@@ -550,7 +550,9 @@ func (t *Transport) sweep(now time.Time) {
 	}
 	t.nextSweep = now.Add(t.idleTTL)
 	for k, b := range t.buckets {
-		if b.inflight == 0 && b.wake == nil && now.Sub(b.lastUsed) >= t.idleTTL && !now.Before(b.resetAt) {
+		// A request waiting on a bucket refreshes lastUsed each time it
+		// looks, and one waiting for a reset keeps resetAt ahead.
+		if b.inflight == 0 && now.Sub(b.lastUsed) >= t.idleTTL && !now.Before(b.resetAt) {
 			delete(t.buckets, k)
 		}
 	}
