@@ -95,9 +95,11 @@ func WithBaseURL(u string) Option {
 }
 
 // WithHTTPClient sets the HTTP client whose transport sends the requests. Its
-// Timeout, if any, bounds each attempt. The default is a client with no
-// timeout (use contexts) and the standard library's default transport
-// settings.
+// Timeout, if any, bounds each attempt, including the attempt's wait for its
+// rate-limit bucket. The default is a client with no timeout (use contexts)
+// and the standard library's default transport settings. The client is not
+// changed: guildkit sends through a copy whose transport keeps the rate
+// limits before handing each request to hc's transport.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {
