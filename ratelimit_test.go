@@ -473,3 +473,27 @@ func reportScenario(b *testing.B, elapsed, ideal time.Duration, srv *guildkittes
 	}
 	b.ReportMetric(float64(srv.RateLimited()), "429s")
 }
+
+// TestStateIsPerClient: the caller's http.Client is not changed, and two
+// clients keep separate buckets.
+func TestStateIsPerClient(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, time.Minute))
+	g := srv.AddGuild(guildkit.Guild{})
+	hc := &http.Client{}
+	c1, err := guildkit.New(guildkit.BotToken(srv.Token()), guildkit.WithBaseURL(srv.BaseURL()), guildkit.WithHTTPClient(hc))
+	require.NoError(t, err)
+	assert.Nil(t, hc.Transport, "the caller's client is not changed")
+	_, err = c1.Guilds.Get(context.Background(), g.ID, nil)
+	require.NoError(t, err)
+
+	// A second client knows nothing of the first one's bucket: it sends,
+	// meets the service's 429, and (told not to wait) reports it.
+	c2 := srv.Client()
+	_, err = c2.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	var rl *guildkit.RateLimitError
+	require.ErrorAs(t, err, &rl)
+	assert.False(t, rl.NotSent)
+	assert.Equal(t, 1, srv.RateLimited())
+	hc.CloseIdleConnections()
+}
