@@ -581,3 +581,11 @@ func IsWaitError(err error) bool {
 	var we *WaitError
 	return errors.As(err, &we)
 }
+
+// CloseIdleConnections closes the idle connections of the transport below,
+// so http.Client.CloseIdleConnections works through this one.
+func (t *Transport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
