@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 )
 
 // Version is the version of guildkit, sent in the default User-Agent.
@@ -55,6 +57,7 @@ type Client struct {
 	logger    *slog.Logger
 	http      *retryablehttp.Client
 	retry     retryPolicy
+	limiter   *ratelimit.Transport // the bucket layer below the retries
 
 	reservedWebhookNames []string // nil means defaultReservedWebhookNames
 
@@ -79,6 +82,7 @@ type config struct {
 	userAgent  string
 	logger     *slog.Logger
 	retry      retryPolicy
+	limits     rateLimitConfig
 
 	reservedWebhookNames []string // WithReservedWebhookNames; nil means the defaults
 }
@@ -95,9 +99,11 @@ func WithBaseURL(u string) Option {
 }
 
 // WithHTTPClient sets the HTTP client whose transport sends the requests. Its
-// Timeout, if any, bounds each attempt. The default is a client with no
-// timeout (use contexts) and the standard library's default transport
-// settings.
+// Timeout, if any, bounds each attempt, including the attempt's wait for its
+// rate-limit bucket. The default is a client with no timeout (use contexts)
+// and the standard library's default transport settings. The client is not
+// changed: guildkit sends through a copy whose transport keeps the rate
+// limits before handing each request to hc's transport.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {
@@ -167,6 +173,7 @@ func WithMaxRateLimitWait(d time.Duration) Option {
 // [WithBaseURL] is required.
 func New(cred Credential, opts ...Option) (*Client, error) {
 	cfg := config{
+		limits:    defaultRateLimitConfig(),
 		userAgent: DefaultUserAgent,
 		retry: retryPolicy{
 			max: 3, minWait: 500 * time.Millisecond, maxWait: 30 * time.Second,
@@ -210,6 +217,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
+	hc = c.withRateLimits(hc, cfg.limits)
 	c.http = &retryablehttp.Client{
 		HTTPClient:   hc,
 		Logger:       nil, // its records print URLs, which hold webhook tokens

@@ -69,6 +69,16 @@
 // wait that would outlast the context's deadline fails at once. See
 // [WithRetry], [WithMaxRateLimitWait] and [WithoutRateLimitRetry].
 //
+// Below the retries, the client keeps the service's rate limits before it is
+// told: it learns each route's bucket from the X-RateLimit-* headers (per
+// guild, channel or webhook), lets as many requests into a bucket at once as
+// it has remaining and holds the rest until its reset, pauses every request
+// after a global 429, and spaces requests to a global rate
+// ([WithGlobalRateLimit], 50 per second by default). A wait for a bucket that
+// would outlast the context's deadline fails at once with a
+// [*RateLimitError] whose NotSent is true. [WithRateLimitObserver] is told of
+// every 429 and every wait.
+//
 // # Testing
 //
 // Package guildkittest is an in-memory implementation of the interface:

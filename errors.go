@@ -163,6 +163,12 @@ type RateLimitError struct {
 	Reason     string        // why the client gave up waiting
 	// Response is the service's 429 answer, when there was one.
 	Response *APIError
+	// NotSent is true when the client refused to wait before sending (the
+	// bucket was used up or the global limit paused, and the wait would
+	// have outlasted the deadline or the longest accepted wait, or the call
+	// asked not to wait): the last attempt never reached the service, and
+	// RetryAfter is the wait the client would have made.
+	NotSent bool
 }
 
 // Error formats the error as

@@ -89,3 +89,6 @@ func newServer(t *testing.T, mux *http.ServeMux) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + basePath
 }
+
+// ptr returns a pointer to v, for response fields that are pointers.
+func ptr[T any](v T) *T { return &v }

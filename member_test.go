@@ -624,8 +624,6 @@ func TestMemberModifyCurrentNickAnswerForms(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestMemberRoles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)

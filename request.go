@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -53,8 +54,12 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithoutRateLimitRetry makes a rate-limited call fail at once with a
-// [*RateLimitError] carrying the wait the service asked for, instead of
-// waiting and retrying, for callers that would rather skip a stale update.
+// [*RateLimitError] carrying the wait, instead of waiting and retrying, for
+// callers that would rather skip a stale update. It covers both kinds of
+// wait: a 429 answer is not retried, and a call whose bucket is used up (or
+// that meets the global pause or the global limiter) is not sent at all: it
+// fails before sending with the wait it would have made. A call still waits
+// the one round trip it takes to learn an unknown bucket's limits.
 func WithoutRateLimitRetry() RequestOption {
 	return func(o *requestOptions) { o.noRateLimitRetry = true }
 }
@@ -104,6 +109,7 @@ type attempt struct {
 	waitSet          bool          // whether checkRetry chose one
 	rateLimit        rateLimitInfo // from the last 429
 	limited          *RateLimitError
+	rl               ratelimit.Request // what the bucket layer needs, and what it reports
 }
 
 func attemptFrom(ctx context.Context) *attempt {
@@ -191,7 +197,9 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	}
 
 	st := &attempt{method: r.method, route: r.route, replayable: replayable, noRateLimitRetry: ro.noRateLimitRetry}
+	st.rl = ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
+	ctx = ratelimit.NewContext(ctx, &st.rl)
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(err, secrets)}
@@ -222,6 +230,15 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 		if errors.As(err, &rl) {
 			c.logDone(ctx, st, http.StatusTooManyRequests, start)
 			return nil, rl
+		}
+		var we *ratelimit.WaitError
+		if errors.As(err, &we) {
+			// The bucket layer refused to wait: nothing was sent.
+			c.logDone(ctx, st, 0, start)
+			return nil, &RateLimitError{
+				Method: r.method, Route: r.route, RetryAfter: we.Wait, Global: we.Global,
+				Bucket: we.Bucket, Reason: we.Reason, NotSent: true,
+			}
 		}
 		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(unwrapURLError(err), secrets)}
 	}
@@ -350,6 +367,47 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 	return b.String(), secrets
 }
 
+// majorParam returns the route's major parameter, which, with the route,
+// picks its rate-limit bucket: the guild id of /guilds/{guild.id}/...
+// routes, the channel id of /channels/{channel.id}/..., and the webhook id
+// and token of /webhooks/{webhook.id}/{webhook.token}/... (the id alone
+// without a token). path is the expanded route.
+func majorParam(route, path string) string {
+	n := 0
+	switch {
+	case hasRoutePrefix(route, "/webhooks/{webhook.id}/{webhook.token}"):
+		n = 2
+	case hasRoutePrefix(route, "/guilds/{guild.id}"), hasRoutePrefix(route, "/channels/{channel.id}"),
+		hasRoutePrefix(route, "/webhooks/{webhook.id}"):
+		n = 1
+	default:
+		return ""
+	}
+	// path is "/resource/a/b/...": skip the resource, keep n segments.
+	rest := path[1:]
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return ""
+	}
+	rest = rest[i+1:]
+	end := 0
+	for k := 0; k < n; k++ {
+		j := strings.IndexByte(rest[end:], '/')
+		if j < 0 {
+			return rest
+		}
+		end += j
+		if k < n-1 {
+			end++
+		}
+	}
+	return rest[:end]
+}
+
+func hasRoutePrefix(route, prefix string) bool {
+	return strings.HasPrefix(route, prefix) && (len(route) == len(prefix) || route[len(prefix)] == '/')
+}
+
 // isIdempotent reports whether sending a request with this method twice has
 // the same effect as sending it once.
 func isIdempotent(method string) bool {
@@ -395,19 +453,25 @@ func (c *Client) logAttempt(r *http.Request, n int) {
 		slog.String("method", st.method), slog.String("route", st.route), slog.Int("attempt", n+1))
 }
 
+// logDone records the end of a call: route template, status (0 when nothing
+// was sent), attempts, the time waited for the bucket and global limits, and
+// the bucket id the service named (never the bucket's key, which may hold a
+// webhook token).
 func (c *Client) logDone(ctx context.Context, st *attempt, status int, start time.Time) {
 	if !c.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: done",
 		slog.String("method", st.method), slog.String("route", st.route), slog.Int("status", status),
-		slog.Int("attempts", max(st.tries, 1)), slog.Duration("elapsed", time.Since(start)))
+		slog.Int("attempts", max(st.tries, 1)), slog.Duration("elapsed", time.Since(start)),
+		slog.Duration("bucket_wait", st.rl.Waited), slog.String("bucket", st.rl.Bucket))
 }
 
 // isPermanent reports transport errors that no retry can cure.
 func isPermanent(err error) bool {
 	var certErr *tls.CertificateVerificationError
-	return errors.As(err, &certErr)
+	var waitErr *ratelimit.WaitError
+	return errors.As(err, &certErr) || errors.As(err, &waitErr)
 }
 
 // queryOf returns params for go-querystring, or nil when params is a nil

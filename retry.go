@@ -3,14 +3,12 @@ package guildkit
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 )
 
 // retryPolicy is what WithRetry sets.
@@ -19,10 +17,6 @@ type retryPolicy struct {
 	minWait, maxWait time.Duration // backoff bounds after a 5xx or a lost connection
 	maxRateLimitWait time.Duration // the longest 429 wait accepted
 }
-
-// defaultRateLimitWait is how long a 429 that names no wait at all (no
-// Retry-After, X-RateLimit-Reset-After or retry_after) is waited out.
-const defaultRateLimitWait = time.Second
 
 // rateLimitInfo is what a 429 answer says about the limit.
 type rateLimitInfo struct {
@@ -152,64 +146,12 @@ func readRateLimit(resp *http.Response) rateLimitInfo {
 // three the wait is one second. Negative or unreadable values are ignored;
 // values over a day count as a day.
 func parseRateLimit(h http.Header, body []byte) rateLimitInfo {
-	info := rateLimitInfo{
-		parsed: true,
-		global: strings.EqualFold(h.Get("X-RateLimit-Global"), "true"),
-		bucket: h.Get("X-RateLimit-Bucket"),
-		scope:  h.Get("X-RateLimit-Scope"),
-	}
-	var b struct {
-		RetryAfter *float64 `json:"retry_after"`
-		Global     bool     `json:"global"`
-	}
-	found := false
-	if json.Unmarshal(body, &b) == nil {
-		info.global = info.global || b.Global
-		if b.RetryAfter != nil && *b.RetryAfter >= 0 {
-			info.retryAfter, found = seconds(*b.RetryAfter), true
-		}
-	}
-	if info.scope == "global" {
-		info.global = true
-	}
-	if !found {
-		if f, err := strconv.ParseFloat(h.Get("X-RateLimit-Reset-After"), 64); err == nil && f >= 0 {
-			info.retryAfter, found = seconds(f), true
-		}
-	}
-	if !found {
-		info.retryAfter, found = parseRetryAfterHeader(h.Get("Retry-After"))
-	}
-	if !found {
-		info.retryAfter = defaultRateLimitWait
-	}
-	return info
-}
-
-// seconds converts a count of seconds to a Duration, mapping NaN, negative
-// and absurd values (over a day) to 0 or a day.
-func seconds(f float64) time.Duration {
-	switch {
-	case math.IsNaN(f) || f <= 0:
-		return 0
-	case f > 86400:
-		return 24 * time.Hour
-	}
-	return time.Duration(f * float64(time.Second))
+	l := ratelimit.ParseLimited(h, body)
+	return rateLimitInfo{parsed: true, retryAfter: l.RetryAfter, global: l.Global, bucket: l.Bucket, scope: l.Scope}
 }
 
 // parseRetryAfterHeader reads Retry-After as seconds (possibly fractional) or
 // an HTTP date. It reports false for an absent, negative or unreadable value.
 func parseRetryAfterHeader(v string) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
-		return seconds(f), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return seconds(time.Until(t).Seconds()), true
-	}
-	return 0, false
+	return ratelimit.ParseRetryAfter(v)
 }

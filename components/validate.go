@@ -627,6 +627,9 @@ func (v *validator) stringSelect(path string, s *StringSelect) {
 	case minV > n:
 		v.add(p, wire.CodeLength, "a string select needs at least min_values (%d) options, got %d", minV, n)
 	}
+	if mv, ok := s.MaxValues.Get(); ok && n > 0 && mv > n {
+		v.add(path+".max_values", wire.CodeRange, "max_values (%d) is more than the %d options", mv, n)
+	}
 	seen := make(map[string]bool, n)
 	defaults := 0
 	for i, o := range s.Options {

@@ -2,8 +2,6 @@ package guildkittest
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -529,12 +527,6 @@ func (s *Server) modifyMember(c *call) {
 	c.json(http.StatusOK, copyMember(*m))
 }
 
-// imageHash stands for the hash the platform gives an uploaded image.
-func imageHash(data string) string {
-	sum := sha256.Sum256([]byte(data))
-	return hex.EncodeToString(sum[:16])
-}
-
 // validImage reports whether s is a base64 data URI of an image.
 func validImage(s string) bool {
 	return strings.HasPrefix(s, "data:image/") && strings.Contains(s, ";base64,")
@@ -581,7 +573,7 @@ func (s *Server) modifyCurrentMember(c *call) {
 		}
 		*f.dst = nil
 		if v, ok := f.o.Get(); ok {
-			h := imageHash(v)
+			h := imageHash(guildkit.ImageData(v))
 			*f.dst = &h
 		}
 	}

@@ -159,7 +159,7 @@ func (b *roleBody) apply(gs *guildState, r *guildkit.Role) {
 	if !b.Icon.IsZero() {
 		r.Icon = guildkit.Null[string]()
 		if v, ok := b.Icon.Get(); ok {
-			r.Icon = guildkit.Some(imageHash(v))
+			r.Icon = guildkit.Some(imageHash(guildkit.ImageData(v)))
 		}
 	}
 	if !b.UnicodeEmoji.IsZero() {

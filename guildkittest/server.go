@@ -62,7 +62,8 @@ type Server struct {
 	requests []Request
 	inv      inviteServer // invite settings and scheduled events
 
-	membersIntentOff bool // List Guild Members answers 403; see SetMembersIntent
+	membersIntentOff bool       // List Guild Members answers 403; see SetMembersIntent
+	limits           rateLimits // rate limits, latency and concurrency: ratelimit.go
 
 	webhooks *webhookStore // webhooks, their messages, webhook thread state; made on first use
 }
@@ -262,6 +263,11 @@ func (s *Server) routes(m *http.ServeMux) {
 		_, route, _ := strings.Cut(pattern, " ")
 		route = specRoute(route)
 		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			release, ok := s.admit(w, r, route)
+			defer release()
+			if !ok {
+				return
+			}
 			var body []byte
 			if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 				body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -287,6 +293,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.guildRoutes,
 		s.inviteRoutes,
 		s.memberRoutes,
+		s.channelRoutes,
 		s.webhookRoutes,
 	} {
 		register(reg)

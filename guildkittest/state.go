@@ -17,6 +17,7 @@ type guildState struct {
 	members  map[guildkit.Snowflake]*memberState
 	channels map[guildkit.Snowflake]*guildkit.Channel
 	bans     map[guildkit.Snowflake]*guildkit.Ban // by user id; made on first use
+	settings guildSettings                        // guild.go: threads, integrations, widget, welcome screen, onboarding
 }
 
 // memberState is a member and what the server tracks about it.
@@ -108,7 +109,9 @@ func (s *Server) AddGuild(g guildkit.Guild) guildkit.Guild {
 
 // initGuild gives a new guild the state later resources keep. Resources add
 // their initialisation here.
-func (s *Server) initGuild(gs *guildState) {}
+func (s *Server) initGuild(gs *guildState) {
+	s.initGuildSettings(gs)
+}
 
 // AddMember adds a member to a guild and returns it. m.User is required; an
 // unknown user is added as well. JoinedAt defaults to now.

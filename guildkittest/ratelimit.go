@@ -1,0 +1,240 @@
+package guildkittest
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Rate limits. The server enforces the limits its options set, the way the
+// reference platform does: each answer on a limited route carries
+// X-RateLimit-Limit, -Remaining, -Reset (Unix seconds), -Reset-After
+// (seconds, to the millisecond, rounded up) and -Bucket; a request over a
+// route's limit gets 429 with X-RateLimit-Scope: user, Retry-After and the
+// body {"message", "retry_after", "global": false}; a request over the
+// global limit gets 429 with X-RateLimit-Global: true, X-RateLimit-Scope:
+// global and "global": true. A route's window opens at its first request and
+// lasts the limit's period; it is counted per major parameter (guild id,
+// channel id, or webhook id and token). The global limit is a token bucket:
+// n requests per period on average, at most n at once. A rate-limited
+// request has no effect, is recorded in [Server.Requests] with status 429,
+// and is counted by [Server.RateLimited].
+
+// rateLimits is the server's rate-limit state; it has its own lock, so a
+// handler holding s.mu never waits for it.
+type rateLimits struct {
+	mu      sync.Mutex
+	routes  map[string]routeLimit // "GET /guilds/{guild.id}" → limit
+	windows map[string]*window    // route + major → current window
+	global  *tokenBucket
+	latency time.Duration
+
+	limited  atomic.Int64
+	inflight atomic.Int64
+	peak     atomic.Int64
+}
+
+type routeLimit struct {
+	n      int
+	per    time.Duration
+	bucket string
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+type tokenBucket struct {
+	rate   float64 // tokens per second
+	burst  float64
+	tokens float64
+	last   time.Time
+}
+
+// WithRouteLimit limits route, given as the method and the interface's
+// template ("GET /guilds/{guild.id}"), to n requests per period for each
+// major parameter. Each limited route is its own bucket. It panics when n < 1
+// or per <= 0.
+func WithRouteLimit(route string, n int, per time.Duration) Option {
+	if n < 1 || per <= 0 {
+		panic("guildkittest: WithRouteLimit: need n >= 1 and per > 0")
+	}
+	return func(s *Server) {
+		if s.limits.routes == nil {
+			s.limits.routes = make(map[string]routeLimit)
+		}
+		method, tmpl, _ := strings.Cut(route, " ")
+		key := strings.ToUpper(method) + " " + tmpl
+		s.limits.routes[key] = routeLimit{n: n, per: per, bucket: bucketID(key)}
+	}
+}
+
+// WithGlobalLimit limits every request to n per period on average, at most n
+// at once, as the platform's global limit (50 per second per bot). It panics
+// when n < 1 or per <= 0.
+func WithGlobalLimit(n int, per time.Duration) Option {
+	if n < 1 || per <= 0 {
+		panic("guildkittest: WithGlobalLimit: need n >= 1 and per > 0")
+	}
+	return func(s *Server) {
+		s.limits.global = &tokenBucket{rate: float64(n) / per.Seconds(), burst: float64(n), tokens: float64(n)}
+	}
+}
+
+// WithLatency delays every answer by d, as a distant service would. The
+// delay is spent before the request takes the server's lock, so requests
+// in flight overlap, and it ends early when the client gives up.
+func WithLatency(d time.Duration) Option {
+	return func(s *Server) { s.limits.latency = d }
+}
+
+// RateLimited returns how many 429 answers the server has served.
+func (s *Server) RateLimited() int { return int(s.limits.limited.Load()) }
+
+// PeakConcurrency returns the most requests the server has had in flight at
+// once (counting the latency set with [WithLatency]).
+func (s *Server) PeakConcurrency() int { return int(s.limits.peak.Load()) }
+
+// bucketID makes the X-RateLimit-Bucket of a route: opaque, stable, short.
+func bucketID(key string) string {
+	var h uint64 = 14695981039346656037 // FNV-1a
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	return strconv.FormatUint(h, 16)
+}
+
+// admit runs before a route's handler: it counts the request in flight,
+// waits the latency, and enforces the limits. When it reports false it has
+// answered 429. release must be called when the request ends.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (release func(), ok bool) {
+	l := &s.limits
+	n := l.inflight.Add(1)
+	for {
+		p := l.peak.Load()
+		if n <= p || l.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	release = func() { l.inflight.Add(-1) }
+	if l.latency > 0 {
+		t := time.NewTimer(l.latency)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return release, false
+		}
+	}
+	if l.global == nil && len(l.routes) == 0 {
+		return release, true
+	}
+	key := r.Method + " " + route
+	rl, limited := l.routes[key]
+	now := time.Now()
+
+	l.mu.Lock()
+	var win *window
+	if limited {
+		wk := key + "\x00" + majorOf(r, route)
+		if l.windows == nil {
+			l.windows = make(map[string]*window)
+		}
+		win = l.windows[wk]
+		if win == nil || !now.Before(win.start.Add(rl.per)) {
+			win = &window{start: now}
+			l.windows[wk] = win
+		}
+	}
+	globalWait := time.Duration(0)
+	if g := l.global; g != nil {
+		g.tokens = math.Min(g.burst, g.tokens+now.Sub(g.last).Seconds()*g.rate)
+		g.last = now
+		if g.tokens < 1 {
+			globalWait = time.Duration((1 - g.tokens) / g.rate * float64(time.Second))
+		}
+	}
+	routeFull := win != nil && win.count >= rl.n
+	if globalWait == 0 && !routeFull {
+		if l.global != nil {
+			l.global.tokens--
+		}
+		if win != nil {
+			win.count++
+		}
+	}
+	var remaining int
+	var resetAfter time.Duration
+	if win != nil {
+		remaining = rl.n - win.count
+		resetAfter = win.start.Add(rl.per).Sub(now)
+	}
+	l.mu.Unlock()
+
+	h := w.Header()
+	if win != nil {
+		h.Set("X-RateLimit-Limit", strconv.Itoa(rl.n))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(now.Add(resetAfter).UnixMilli())/1000, 'f', 3, 64))
+		h.Set("X-RateLimit-Reset-After", secondsString(resetAfter))
+		h.Set("X-RateLimit-Bucket", rl.bucket)
+	}
+	switch {
+	case globalWait > 0:
+		h.Set("X-RateLimit-Global", "true")
+		h.Set("X-RateLimit-Scope", "global")
+		s.tooMany(w, r, route, globalWait, true)
+		return release, false
+	case routeFull:
+		h.Set("X-RateLimit-Scope", "user")
+		s.tooMany(w, r, route, resetAfter, false)
+		return release, false
+	}
+	return release, true
+}
+
+// tooMany answers 429 and records it.
+func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, route string, wait time.Duration, global bool) {
+	s.limits.limited.Add(1)
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	ra, _ := strconv.ParseFloat(secondsString(wait), 64)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"message": "You are being rate limited.", "retry_after": ra, "global": global,
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(r, route, nil, http.StatusTooManyRequests)
+}
+
+// secondsString formats d in seconds to the millisecond, rounded up, so a
+// client waiting that long never comes back early.
+func secondsString(d time.Duration) string {
+	ms := (d + time.Millisecond - 1) / time.Millisecond
+	return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64)
+}
+
+// majorOf returns the request's major parameter, by which route limits are
+// counted separately.
+func majorOf(r *http.Request, route string) string {
+	switch {
+	case strings.HasPrefix(route, "/guilds/{guild.id}"):
+		return r.PathValue("guild_id")
+	case strings.HasPrefix(route, "/channels/{channel.id}"):
+		return r.PathValue("channel_id")
+	case strings.HasPrefix(route, "/webhooks/{webhook.id}/{webhook.token}"):
+		return r.PathValue("webhook_id") + "/" + r.PathValue("webhook_token")
+	case strings.HasPrefix(route, "/webhooks/{webhook.id}"):
+		return r.PathValue("webhook_id")
+	}
+	return ""
+}

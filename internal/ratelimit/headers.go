@@ -1,0 +1,146 @@
+package ratelimit
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultWait is how long a 429 that names no wait at all (no retry_after in
+// its body, no X-RateLimit-Reset-After, no Retry-After) is waited out.
+const DefaultWait = time.Second
+
+// maxSeconds caps every wait read from a header or body: a longer one is
+// taken as a day.
+const maxSeconds = 86400
+
+// Headers is what a response's X-RateLimit-* headers say about its bucket.
+type Headers struct {
+	// Limited reports whether the response carried X-RateLimit-Limit and
+	// X-RateLimit-Remaining with usable values. When false the other fields
+	// but Bucket, Global and Scope are zero.
+	Limited    bool
+	Limit      int
+	Remaining  int
+	ResetAfter time.Duration // from X-RateLimit-Reset-After; 0 when absent or unusable
+	HasReset   bool          // whether ResetAfter was read from the header
+	Bucket     string        // X-RateLimit-Bucket
+	Global     bool          // X-RateLimit-Global: true, or X-RateLimit-Scope: global
+	Scope      string        // X-RateLimit-Scope: user, global or shared
+}
+
+// ParseHeaders reads the rate-limit headers. It never fails: a header that is
+// absent, negative, not a number or absurd is ignored (a negative
+// Reset-After reads as "no reset known", not as a wait). Only the relative,
+// sub-second X-RateLimit-Reset-After is used for timing; the absolute
+// X-RateLimit-Reset depends on the two clocks agreeing.
+func ParseHeaders(h http.Header) Headers {
+	out := Headers{
+		Bucket: headerValue(h, hBucket),
+		Scope:  headerValue(h, hScope),
+	}
+	out.Global = strings.EqualFold(headerValue(h, hGlobal), "true") || out.Scope == "global"
+	limit, err1 := strconv.Atoi(strings.TrimSpace(headerValue(h, hLimit)))
+	remaining, err2 := strconv.Atoi(strings.TrimSpace(headerValue(h, hRemaining)))
+	if err1 == nil && err2 == nil && limit > 0 && remaining >= 0 {
+		out.Limited = true
+		out.Limit = limit
+		out.Remaining = min(remaining, limit)
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hResetAfter)), 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
+		out.ResetAfter, out.HasReset = Seconds(f), true
+	}
+	return out
+}
+
+// The headers' canonical keys (http.CanonicalHeaderKey), so reading them
+// allocates nothing.
+const (
+	hLimit      = "X-Ratelimit-Limit"
+	hRemaining  = "X-Ratelimit-Remaining"
+	hResetAfter = "X-Ratelimit-Reset-After"
+	hBucket     = "X-Ratelimit-Bucket"
+	hGlobal     = "X-Ratelimit-Global"
+	hScope      = "X-Ratelimit-Scope"
+	hRetryAfter = "Retry-After"
+)
+
+// headerValue is h.Get for a key already canonical.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Limited is what a 429 answer says about the limit it hit.
+type Limited struct {
+	RetryAfter time.Duration
+	Global     bool
+	Bucket     string
+	Scope      string
+}
+
+// ParseLimited reads a 429 answer. The wait comes from, most precise first:
+// the body's retry_after (seconds, fractional), X-RateLimit-Reset-After
+// (seconds, fractional) and Retry-After (seconds or an HTTP date). A body that
+// is not JSON (a proxy's HTML page) is still a rate limit; with none of the
+// three the wait is [DefaultWait]. Negative or unreadable values are ignored;
+// values over a day count as a day. Global is true when the body says
+// "global": true, X-RateLimit-Global is true or X-RateLimit-Scope is global.
+func ParseLimited(h http.Header, body []byte) Limited {
+	hd := ParseHeaders(h)
+	out := Limited{Global: hd.Global, Bucket: hd.Bucket, Scope: hd.Scope}
+	var b struct {
+		RetryAfter *float64 `json:"retry_after"`
+		Global     bool     `json:"global"`
+	}
+	found := false
+	if len(body) > 0 && json.Unmarshal(body, &b) == nil {
+		out.Global = out.Global || b.Global
+		if b.RetryAfter != nil && *b.RetryAfter >= 0 {
+			out.RetryAfter, found = Seconds(*b.RetryAfter), true
+		}
+	}
+	if !found && hd.HasReset {
+		out.RetryAfter, found = hd.ResetAfter, true
+	}
+	if !found {
+		out.RetryAfter, found = ParseRetryAfter(headerValue(h, hRetryAfter))
+	}
+	if !found {
+		out.RetryAfter = DefaultWait
+	}
+	return out
+}
+
+// Seconds converts a count of seconds to a Duration, mapping NaN and
+// negative values to 0 and values over a day to a day.
+func Seconds(f float64) time.Duration {
+	switch {
+	case math.IsNaN(f) || f <= 0:
+		return 0
+	case f > maxSeconds:
+		return maxSeconds * time.Second
+	}
+	return time.Duration(f * float64(time.Second))
+}
+
+// ParseRetryAfter reads Retry-After as seconds (possibly fractional) or an
+// HTTP date. It reports false for an absent, negative or unreadable value.
+func ParseRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
+		return Seconds(f), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return Seconds(time.Until(t).Seconds()), true
+	}
+	return 0, false
+}
