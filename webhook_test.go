@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -1243,4 +1244,25 @@ func rawWebhookPost(t *testing.T, srv *guildkittest.Server, h guildkit.Webhook, 
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// TestWebhookRateLimitPerWebhook limits Execute Webhook to one call a minute
+// per webhook: the second call on one webhook is limited (and its error
+// hides the token), while another webhook has its own bucket.
+func TestWebhookRateLimitPerWebhook(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("POST /webhooks/{webhook.id}/{webhook.token}", 1, time.Minute))
+	g := srv.AddGuild(guildkit.Guild{})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	a, b := srv.AddWebhook(ch.ID, "a"), srv.AddWebhook(ch.ID, "b")
+	c := srv.Client()
+	ctx := context.Background()
+	p := &guildkit.WebhookExecuteParams{Content: guildkit.Some("x")}
+	_, err := c.Webhooks.Execute(ctx, a.ID, a.Token, p)
+	require.NoError(t, err)
+	_, err = c.Webhooks.Execute(ctx, a.ID, a.Token, p, guildkit.WithoutRateLimitRetry())
+	require.ErrorIs(t, err, guildkit.ErrRateLimited)
+	assert.NotContains(t, err.Error(), a.Token)
+	_, err = c.Webhooks.Execute(ctx, b.ID, b.Token, p, guildkit.WithoutRateLimitRetry())
+	assert.NoError(t, err, "another webhook is another bucket")
 }
