@@ -306,13 +306,19 @@ func (c *call) guild() (*guildState, bool) {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownGuild, "Unknown Guild")
 		return nil, false
 	}
-	if c.user != 0 {
-		if _, member := gs.members[c.user]; !member {
-			c.error(http.StatusForbidden, guildkit.CodeMissingAccess, "Missing Access")
-			return nil, false
-		}
+	if c.user != 0 && !c.callerIsMember(gs) {
+		return nil, false
 	}
 	return gs, true
+}
+
+// callerIsMember answers 403 Missing Access unless the caller is a member of gs.
+func (c *call) callerIsMember(gs *guildState) bool {
+	if _, ok := gs.members[c.user]; ok {
+		return true
+	}
+	c.error(http.StatusForbidden, guildkit.CodeMissingAccess, "Missing Access")
+	return false
 }
 
 // require answers 403 Missing Permissions unless the caller holds every

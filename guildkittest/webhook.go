@@ -357,11 +357,7 @@ func (c *call) channelForWebhooks() (*guildState, *guildkit.Channel, bool) {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownChannel, "Unknown Channel")
 		return nil, nil, false
 	}
-	if _, member := gs.members[c.user]; !member {
-		c.error(http.StatusForbidden, guildkit.CodeMissingAccess, "Missing Access")
-		return nil, nil, false
-	}
-	if !c.require(gs, guildkit.PermissionManageWebhooks) {
+	if !c.callerIsMember(gs) || !c.require(gs, guildkit.PermissionManageWebhooks) {
 		return nil, nil, false
 	}
 	return gs, ch, true
@@ -441,11 +437,7 @@ func (c *call) webhookByID(ownerMay bool) (*webhookEntry, *guildState, bool) {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
 		return nil, nil, false
 	}
-	if _, member := gs.members[c.user]; !member {
-		c.error(http.StatusForbidden, guildkit.CodeMissingAccess, "Missing Access")
-		return nil, nil, false
-	}
-	if !c.require(gs, guildkit.PermissionManageWebhooks) {
+	if !c.callerIsMember(gs) || !c.require(gs, guildkit.PermissionManageWebhooks) {
 		return nil, nil, false
 	}
 	return e, gs, true
