@@ -106,7 +106,8 @@ func requireNoErrors(t *testing.T, errs []error) {
 // route limited to 5 per second: every request succeeds and the server
 // serves at most one 429. Takes about 9 s.
 func TestBucketConcurrentCallersNeverOverrun(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the scenario measures timing against a real limit, so it
+	// runs alone rather than beside the package's other tests.
 	_, _, srv, errs := bucketScenario(t)
 	requireNoErrors(t, errs)
 	assert.LessOrEqual(t, srv.RateLimited(), 1, "at most the bucket's discovery meets a 429")
@@ -122,7 +123,8 @@ func TestBucketConcurrentCallersNeverOverrun(t *testing.T) {
 // TestGlobalLimitAcrossRoutes: 300 requests over 5 buckets under a global
 // limit of 50 per second: no 429 and no error. Takes about 5 s.
 func TestGlobalLimitAcrossRoutes(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the scenario measures timing against a real limit, so it
+	// runs alone rather than beside the package's other tests.
 	_, _, srv, errs := globalScenario(t)
 	requireNoErrors(t, errs)
 	assert.Zero(t, srv.RateLimited(), "the client kept to the global limit")
@@ -132,7 +134,8 @@ func TestGlobalLimitAcrossRoutes(t *testing.T) {
 // TestRequestsOverlapWithinABucket: with 50 ms of latency, requests to one
 // bucket are in flight together, as many as it has remaining.
 func TestRequestsOverlapWithinABucket(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the scenario measures timing against a real limit, so it
+	// runs alone rather than beside the package's other tests.
 	_, srv, errs := latencyScenario(t)
 	requireNoErrors(t, errs)
 	assert.GreaterOrEqual(t, srv.PeakConcurrency(), 10, "requests to one bucket overlap")
