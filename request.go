@@ -105,10 +105,9 @@ type attempt struct {
 	replayable       bool
 	noRateLimitRetry bool
 	tries            int
-	wait             time.Duration // the next backoff, chosen by checkRetry
-	waitSet          bool          // whether checkRetry chose one
-	rateLimit        rateLimitInfo // from the last 429
-	limited          *RateLimitError
+	wait             time.Duration     // the next backoff, chosen by checkRetry
+	waitSet          bool              // whether checkRetry chose one
+	rateLimit        rateLimitInfo     // from the last 429
 	rl               ratelimit.Request // what the bucket layer needs, and what it reports
 }
 
