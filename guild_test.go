@@ -381,6 +381,9 @@ func TestGuildIntegrations(t *testing.T) {
 	for i := range 54 {
 		f.srv.AddIntegration(f.g.ID, guildkit.Integration{Name: fmt.Sprintf("yt %d", i), Type: guildkit.IntegrationTypeYouTube, Enabled: true})
 	}
+	ch := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "alerts", Type: guildkit.ChannelTypeGuildText})
+	appHook := f.srv.AddWebhook(ch.ID, "Stream Sync", guildkittest.WebhookApplication(77))
+	otherHook := f.srv.AddWebhook(ch.ID, "Someone else's")
 
 	list, err := f.c.Guilds.ListIntegrations(ctx, f.g.ID)
 	require.NoError(t, err)
@@ -394,6 +397,11 @@ func TestGuildIntegrations(t *testing.T) {
 	assert.Len(t, f.srv.Integrations(f.g.ID), 54)
 	_, stillMember := f.srv.Member(f.g.ID, bot.User.ID)
 	assert.False(t, stillMember, "the integration's bot is kicked")
+	_, hookKept := f.srv.Webhook(appHook.ID)
+	assert.False(t, hookKept, "the integration's webhooks are removed")
+	_, otherKept := f.srv.Webhook(otherHook.ID)
+	assert.True(t, otherKept, "other webhooks stay")
+	require.Len(t, f.srv.EventsNamed(guildkit.EventWebhooksUpdate), 1)
 	up := f.srv.EventsNamed(guildkit.EventGuildIntegrationsUpdate)
 	require.Len(t, up, 1)
 	assert.Equal(t, guildkittest.GuildIntegrationsUpdate{GuildID: f.g.ID}, up[0].Data)

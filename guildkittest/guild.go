@@ -471,6 +471,9 @@ func (s *Server) deleteIntegration(c *call) {
 			}
 		}
 	}
+	if appID != nil {
+		s.deleteApplicationWebhooksLocked(gid, *appID)
+	}
 	s.emit(guildkit.EventGuildIntegrationsUpdate, gid, GuildIntegrationsUpdate{GuildID: gid})
 	s.emit(guildkit.EventIntegrationDelete, gid, IntegrationDelete{ID: id, GuildID: gid, ApplicationID: appID})
 	c.noContent()

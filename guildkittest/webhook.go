@@ -541,6 +541,28 @@ func (s *Server) deleteWebhook(c *call) {
 	c.noContent()
 }
 
+// deleteApplicationWebhooksLocked removes the webhooks of guild gid owned by
+// application appID, as Delete Guild Integration does, emitting
+// WEBHOOKS_UPDATE for each channel that lost one. The caller holds s.mu.
+func (s *Server) deleteApplicationWebhooksLocked(gid, appID guildkit.Snowflake) {
+	if s.webhooks == nil {
+		return
+	}
+	channels := map[guildkit.Snowflake]bool{}
+	for id, e := range s.webhooks.hooks {
+		g, _ := e.hook.GuildID.Get()
+		if g == gid && e.hook.ApplicationID != nil && *e.hook.ApplicationID == appID {
+			delete(s.webhooks.hooks, id)
+			if e.hook.ChannelID != nil {
+				channels[*e.hook.ChannelID] = true
+			}
+		}
+	}
+	for ch := range channels {
+		s.emitWebhooksUpdate(gid, ch)
+	}
+}
+
 func (s *Server) deleteWebhookWithToken(c *call) {
 	e, ok := c.webhookByToken()
 	if !ok {
