@@ -333,6 +333,17 @@ func (v *validator) component(path string, c Component, p place) {
 	case *ChannelSelect:
 		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled})
 		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueChannel)
+		seen := make(map[ChannelType]bool, len(c.ChannelTypes))
+		for i, t := range c.ChannelTypes {
+			ip := path + ".channel_types[" + strconv.Itoa(i) + "]"
+			switch {
+			case !t.Known():
+				v.add(ip, wire.CodeInvalid, "unknown channel type %d", int(t))
+			case seen[t]:
+				v.add(ip, wire.CodeDuplicate, "channel type %s is repeated", t)
+			}
+			seen[t] = true
+		}
 	case *TextInput:
 		v.textInput(path, c, p)
 	case *Section:

@@ -328,6 +328,9 @@ func TestValidateSelects(t *testing.T) {
 		{"required false in a modal", Modal, modal(ss(1).WithRequired(false)), nil},
 		{"disabled in a message", V2, msg(ss(1).WithDisabled(true)), nil},
 		{"disabled in a modal", Modal, modal(ss(1).WithDisabled(true)), []string{"[0].component.disabled not_allowed"}},
+		{"channel types known", V2, msg(components.NewChannelSelect("c", components.ChannelType(0), components.ChannelType(15))), nil},
+		{"channel type unknown", V2, msg(components.NewChannelSelect("c", components.ChannelType(0), components.ChannelType(99))), []string{p + ".channel_types[1] invalid"}},
+		{"channel type repeated", V2, msg(components.NewChannelSelect("c", components.ChannelType(2), components.ChannelType(2))), []string{p + ".channel_types[1] duplicate"}},
 		{"disabled user select in a modal", Modal, modal(components.NewUserSelect("u").WithDisabled(true)), []string{"[0].component.disabled not_allowed"}},
 		// String select options.
 		{"25 options", V2, msg(ss(25)), nil},

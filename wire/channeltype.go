@@ -48,6 +48,12 @@ func (t ChannelType) String() string {
 	return "ChannelType(" + strconv.Itoa(int(t)) + ")"
 }
 
+// Known reports whether t is one of the channel types above.
+func (t ChannelType) Known() bool {
+	_, ok := channelTypeNames[t]
+	return ok
+}
+
 // IsThread reports whether t is one of the thread types.
 func (t ChannelType) IsThread() bool {
 	return t == ChannelTypeAnnouncementThread || t == ChannelTypePublicThread || t == ChannelTypePrivateThread

@@ -155,4 +155,6 @@ func TestChannelTypeString(t *testing.T) {
 	assert.Equal(t, "ChannelType(99)", wire.ChannelType(99).String())
 	assert.True(t, wire.ChannelTypePublicThread.IsThread())
 	assert.False(t, wire.ChannelTypeGuildText.IsThread())
+	assert.True(t, wire.ChannelTypeGuildMedia.Known())
+	assert.False(t, wire.ChannelType(6).Known())
 }
