@@ -27,24 +27,26 @@ type Channel struct {
 	Position             int                   `json:"position"` // ties are sorted by id
 	PermissionOverwrites []PermissionOverwrite `json:"permission_overwrites,omitzero"`
 	Name                 string                `json:"name"` // 1-100 characters
-	// Topic is 0-1024 characters (text, announcement, forum, media).
-	Topic *string `json:"topic,omitempty"`
-	NSFW  bool    `json:"nsfw,omitempty"`
+	// Topic is 0-1024 characters (text, announcement, forum, media); Null
+	// when unset, omitted for types that have none.
+	Topic Opt[string] `json:"topic,omitzero"`
+	NSFW  *bool       `json:"nsfw,omitempty"`
 	// LastMessageID is the id of the last message sent (it may not exist).
 	LastMessageID Opt[Snowflake] `json:"last_message_id,omitzero"`
-	Bitrate       int            `json:"bitrate,omitempty"`    // bits per second (voice, stage)
-	UserLimit     int            `json:"user_limit,omitempty"` // 0 means no limit (voice, stage)
+	Bitrate       *int           `json:"bitrate,omitempty"`    // bits per second (voice, stage)
+	UserLimit     *int           `json:"user_limit,omitempty"` // 0 means no limit (voice, stage)
 	// RateLimitPerUser is the slow mode, 0-21600 seconds; bots and holders of
 	// MANAGE_MESSAGES or MANAGE_CHANNELS are not affected.
-	RateLimitPerUser int `json:"rate_limit_per_user,omitempty"`
+	RateLimitPerUser *int `json:"rate_limit_per_user,omitempty"`
 	// OwnerID is the creator of a thread.
 	OwnerID Snowflake `json:"owner_id,omitempty"`
 	// ParentID is the category of a channel, or the channel a thread was
 	// created in.
-	ParentID         *Snowflake     `json:"parent_id,omitempty"`
+	// ParentID is Null for a channel outside any category.
+	ParentID         Opt[Snowflake] `json:"parent_id,omitzero"`
 	LastPinTimestamp Opt[time.Time] `json:"last_pin_timestamp,omitzero"`
-	// RTCRegion is the voice region id; nil means automatic (voice, stage).
-	RTCRegion        *string          `json:"rtc_region,omitempty"`
+	// RTCRegion is the voice region id; Null means automatic (voice, stage).
+	RTCRegion        Opt[string]      `json:"rtc_region,omitzero"`
 	VideoQualityMode VideoQualityMode `json:"video_quality_mode,omitempty"`
 	// MessageCount and MemberCount are a thread's approximate counts.
 	MessageCount   *int            `json:"message_count,omitempty"`
@@ -55,7 +57,7 @@ type Channel struct {
 	// DefaultAutoArchiveDuration is in minutes: 60, 1440, 4320 or 10080.
 	DefaultAutoArchiveDuration int          `json:"default_auto_archive_duration,omitempty"`
 	Permissions                *Permissions `json:"permissions,omitempty"`
-	Flags                      int          `json:"flags,omitempty"`
+	Flags                      *int         `json:"flags,omitempty"` // a bit set; nil when absent
 	TotalMessageSent           *int         `json:"total_message_sent,omitempty"`
 	// AvailableTags are the tags a thread of a forum or media channel can
 	// carry.
@@ -63,7 +65,7 @@ type Channel struct {
 	// AppliedTags are the ids of the tags of a forum or media thread.
 	AppliedTags                   []Snowflake          `json:"applied_tags,omitzero"`
 	DefaultReactionEmoji          Opt[DefaultReaction] `json:"default_reaction_emoji,omitzero"`
-	DefaultThreadRateLimitPerUser int                  `json:"default_thread_rate_limit_per_user,omitempty"`
+	DefaultThreadRateLimitPerUser *int                 `json:"default_thread_rate_limit_per_user,omitempty"`
 	DefaultSortOrder              Opt[SortOrderType]   `json:"default_sort_order,omitzero"`
 	DefaultForumLayout            ForumLayoutType      `json:"default_forum_layout,omitempty"`
 }

@@ -62,9 +62,11 @@ func TestChannelCreate(t *testing.T) {
 	}, guildkit.WithReason("new channel"))
 	require.NoError(t, err)
 	assert.Equal(t, guildkit.ChannelTypeGuildText, text.Type, "text is the default type")
-	assert.Equal(t, "Anything goes", *text.Topic)
-	assert.Equal(t, 30, text.RateLimitPerUser)
-	assert.Equal(t, cat.ID, *text.ParentID)
+	assert.Equal(t, guildkit.Some("Anything goes"), text.Topic)
+	assert.Equal(t, ptr(30), text.RateLimitPerUser)
+	assert.Equal(t, ptr(false), text.NSFW, "nsfw is shown, false")
+	assert.Nil(t, text.Bitrate, "a text channel has no bitrate")
+	assert.Equal(t, guildkit.Some(cat.ID), text.ParentID)
 	assert.Equal(t, 4, text.Position, "after every other channel")
 	require.Len(t, text.PermissionOverwrites, 2)
 	assert.Equal(t, guildkit.Permissions(0), text.PermissionOverwrites[1].Deny, "a null deny is no permission")
@@ -82,8 +84,10 @@ func TestChannelCreate(t *testing.T) {
 		UserLimit: guildkit.Some(10), RTCRegion: guildkit.Some("rotterdam"), Position: guildkit.Some(0),
 	})
 	require.NoError(t, err, "128000 is tier 1's maximum")
-	assert.Equal(t, 128000, voice.Bitrate)
-	assert.Equal(t, "rotterdam", *voice.RTCRegion)
+	assert.Equal(t, ptr(128000), voice.Bitrate)
+	assert.Equal(t, ptr(10), voice.UserLimit)
+	assert.True(t, voice.Topic.IsZero(), "a voice channel has no topic")
+	assert.Equal(t, guildkit.Some("rotterdam"), voice.RTCRegion)
 	assert.Equal(t, guildkit.VideoQualityAuto, voice.VideoQualityMode)
 
 	forum, err := f.c.Channels.Create(ctx, f.g.ID, &guildkit.ChannelCreateParams{
@@ -167,7 +171,7 @@ func TestChannelCreateServerRules(t *testing.T) {
 		Name: "hifi", Type: guildkit.Some(guildkit.ChannelTypeGuildVoice), Bitrate: guildkit.Some(384000), RTCRegion: guildkit.Some("vip-us-east"),
 	})
 	require.NoError(t, err, "VIP_REGIONS allows 384000")
-	assert.Equal(t, 384000, ch.Bitrate)
+	assert.Equal(t, ptr(384000), ch.Bitrate)
 
 	manager := f.clientWith(guildkit.PermissionManageChannels | guildkit.PermissionManageRoles | guildkit.PermissionViewChannel)
 	_, err = manager.Channels.Create(ctx, f.g.ID, &guildkit.ChannelCreateParams{Name: "ok", PermissionOverwrites: guildkit.Some(
@@ -194,7 +198,7 @@ func TestChannelModifyPositions(t *testing.T) {
 		PermissionOverwrites: []guildkit.PermissionOverwrite{{ID: f.g.ID, Deny: guildkit.PermissionSendMessages}}})
 	a := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "a", Position: 1})
 	b := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "b", Position: 2})
-	c := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "c", Position: 3, ParentID: &cat.ID})
+	c := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "c", Position: 3, ParentID: guildkit.Some(cat.ID)})
 
 	err := f.c.Channels.ModifyPositions(ctx, f.g.ID, []guildkit.ChannelPositionParams{
 		{ID: b.ID, Position: guildkit.Some(1)}, // ties with a: sorted by id, a first
@@ -205,10 +209,10 @@ func TestChannelModifyPositions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"cat", "a", "b", "c"}, channelNames(f.srv.Channels(f.g.ID)))
 	gotA, _ := f.srv.Channel(f.g.ID, a.ID)
-	assert.Equal(t, cat.ID, *gotA.ParentID)
+	assert.Equal(t, guildkit.Some(cat.ID), gotA.ParentID)
 	assert.Equal(t, cat.PermissionOverwrites, gotA.PermissionOverwrites, "lock_permissions syncs with the new parent")
 	gotC, _ := f.srv.Channel(f.g.ID, c.ID)
-	assert.Nil(t, gotC.ParentID, "Null takes the channel out of its category")
+	assert.True(t, gotC.ParentID.IsNull(), "Null takes the channel out of its category")
 	updates := f.srv.EventsNamed(guildkit.EventChannelUpdate)
 	require.Len(t, updates, 3, "one per channel moved")
 	assert.Equal(t, b.ID, updates[0].Data.(guildkit.Channel).ID)
@@ -256,7 +260,7 @@ func TestChannelListActiveThreads(t *testing.T) {
 	got, err := f.c.Channels.ListActiveThreads(ctx, f.g.ID)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"private", "first"}, channelNames(got.Threads), "active only, by id descending")
-	assert.Equal(t, parent.ID, *got.Threads[0].ParentID)
+	assert.Equal(t, guildkit.Some(parent.ID), got.Threads[0].ParentID)
 	assert.Equal(t, 2, *got.Threads[1].MemberCount)
 	require.Len(t, got.Members, 1, "the bot joined only the thread it owns")
 	assert.Equal(t, first.ID, *got.Members[0].ID)

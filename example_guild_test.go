@@ -63,7 +63,7 @@ func ExampleChannelService_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(voice.Name, voice.Type, voice.Bitrate, voice.UserLimit, voice.RTCRegion == nil)
+	fmt.Println(voice.Name, voice.Type, *voice.Bitrate, *voice.UserLimit, voice.RTCRegion.IsNull())
 
 	// A topic does not apply to a voice channel.
 	_, err = client.Channels.Create(ctx, g.ID, &guildkit.ChannelCreateParams{

@@ -77,6 +77,22 @@ func TestGuildGoldenRoundTrip(t *testing.T) {
 		assert.True(t, ch.DefaultSortOrder.IsNull())
 		assert.Equal(t, guildkit.ForumLayoutList, ch.DefaultForumLayout)
 	})
+	t.Run("text channel", func(t *testing.T) {
+		t.Parallel()
+		ch := testGoldenRoundTrip[guildkit.Channel](t, "channel_text.json")
+		assert.True(t, ch.Topic.IsNull(), "topic: null is kept apart from absent")
+		assert.True(t, ch.ParentID.IsNull())
+		assert.Equal(t, ptr(false), ch.NSFW)
+		assert.Equal(t, ptr(0), ch.RateLimitPerUser, "no slow mode is 0, kept")
+	})
+	t.Run("voice channel", func(t *testing.T) {
+		t.Parallel()
+		ch := testGoldenRoundTrip[guildkit.Channel](t, "channel_voice.json")
+		assert.True(t, ch.Topic.IsZero(), "a voice channel has no topic key")
+		assert.True(t, ch.RTCRegion.IsNull(), "null means automatic")
+		assert.Equal(t, ptr(0), ch.UserLimit, "no user limit is 0, kept")
+		assert.Equal(t, ptr(64000), ch.Bitrate)
+	})
 	t.Run("thread", func(t *testing.T) {
 		t.Parallel()
 		ch := testGoldenRoundTrip[guildkit.Channel](t, "channel_thread.json")

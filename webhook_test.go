@@ -727,7 +727,7 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 	f := newWebhookFixture(t)
 	ctx := context.Background()
 	parent := f.channel.ID
-	thread := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "thread", Type: guildkit.ChannelTypePublicThread, ParentID: &parent})
+	thread := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "thread", Type: guildkit.ChannelTypePublicThread, ParentID: guildkit.Some(parent)})
 	f.srv.ArchiveWebhookThread(thread.ID)
 	st, _ := f.srv.WebhookThread(thread.ID)
 	require.True(t, st.Archived)
@@ -770,7 +770,7 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 		require.NotNil(t, m.Thread)
 		assert.Equal(t, "A new post", m.Thread.Name)
 		assert.Equal(t, m.Thread.ID, m.ChannelID)
-		assert.Equal(t, forum.ID, *m.Thread.ParentID)
+		assert.Equal(t, guildkit.Some(forum.ID), m.Thread.ParentID)
 		st, ok := f.srv.WebhookThread(m.Thread.ID)
 		require.True(t, ok)
 		assert.Equal(t, []guildkit.Snowflake{tag}, st.AppliedTags)

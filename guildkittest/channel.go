@@ -178,18 +178,34 @@ func (s *Server) createChannel(c *call) {
 		return
 	}
 	ch := guildkit.Channel{
-		ID: s.newID(), Type: typ, GuildID: gs.guild.ID, Name: p.Name, NSFW: p.NSFW.Or(false),
-		PermissionOverwrites: append([]guildkit.PermissionOverwrite{}, overwrites...),
-		Topic:                ptrOf(p.Topic), RateLimitPerUser: p.RateLimitPerUser.Or(0),
-		DefaultAutoArchiveDuration:    p.DefaultAutoArchiveDuration.Or(0),
-		DefaultThreadRateLimitPerUser: p.DefaultThreadRateLimitPerUser.Or(0),
-		AvailableTags:                 p.AvailableTags.Or(nil),
-		DefaultReactionEmoji:          p.DefaultReactionEmoji,
-		DefaultSortOrder:              p.DefaultSortOrder,
-		DefaultForumLayout:            p.DefaultForumLayout.Or(guildkit.ForumLayoutNotSet),
+		ID: s.newID(), Type: typ, GuildID: gs.guild.ID, Name: p.Name,
+		PermissionOverwrites:       append([]guildkit.PermissionOverwrite{}, overwrites...),
+		DefaultAutoArchiveDuration: p.DefaultAutoArchiveDuration.Or(0),
+		AvailableTags:              p.AvailableTags.Or(nil),
+		DefaultReactionEmoji:       p.DefaultReactionEmoji,
+		DefaultSortOrder:           p.DefaultSortOrder,
+		DefaultForumLayout:         p.DefaultForumLayout.Or(guildkit.ForumLayoutNotSet),
 	}
-	if parent != nil {
-		ch.ParentID = &parent.ID
+	// Each type carries the fields that apply to it, unset ones as the
+	// platform shows them (null topic, false nsfw, no slow mode).
+	applies := func(field string) bool { return guildkit.ChannelFieldApplies(field, typ) }
+	if applies("topic") {
+		ch.Topic = orNull(p.Topic)
+	}
+	if applies("default_thread_rate_limit_per_user") {
+		ch.DefaultThreadRateLimitPerUser = ptr(p.DefaultThreadRateLimitPerUser.Or(0))
+	}
+	if applies("nsfw") {
+		ch.NSFW = ptr(p.NSFW.Or(false))
+	}
+	if applies("rate_limit_per_user") {
+		ch.RateLimitPerUser = ptr(p.RateLimitPerUser.Or(0))
+	}
+	if applies("parent_id") {
+		ch.ParentID = guildkit.Null[guildkit.Snowflake]()
+		if parent != nil {
+			ch.ParentID = guildkit.Some(parent.ID)
+		}
 	}
 	if pos, ok := p.Position.Get(); ok {
 		ch.Position = pos
@@ -201,9 +217,9 @@ func (s *Server) createChannel(c *call) {
 		}
 	}
 	if typ == guildkit.ChannelTypeGuildVoice || typ == guildkit.ChannelTypeGuildStageVoice {
-		ch.Bitrate = p.Bitrate.Or(64000)
-		ch.UserLimit = p.UserLimit.Or(0)
-		ch.RTCRegion = ptrOf(p.RTCRegion)
+		ch.Bitrate = ptr(p.Bitrate.Or(64000))
+		ch.UserLimit = ptr(p.UserLimit.Or(0))
+		ch.RTCRegion = orNull(p.RTCRegion)
 		ch.VideoQualityMode = p.VideoQualityMode.Or(guildkit.VideoQualityAuto)
 	}
 	for i := range ch.AvailableTags {
@@ -248,7 +264,7 @@ func (s *Server) modifyChannelPositions(c *call) {
 			ch.Position = pos
 		}
 		if !it.ParentID.IsZero() {
-			ch.ParentID = nil
+			ch.ParentID = guildkit.Null[guildkit.Snowflake]()
 			if pid, ok := it.ParentID.Get(); ok {
 				parent, ok := gs.channels[pid]
 				switch {
@@ -257,7 +273,7 @@ func (s *Server) modifyChannelPositions(c *call) {
 				case ch.Type == guildkit.ChannelTypeGuildCategory:
 					problems[fmt.Sprintf("%d.parent_id", i)] = "A category cannot have a parent."
 				default:
-					ch.ParentID = &pid
+					ch.ParentID = guildkit.Some(pid)
 					if it.LockPermissions.Or(false) {
 						ch.PermissionOverwrites = slices.Clone(parent.PermissionOverwrites)
 					}
@@ -277,7 +293,7 @@ func (s *Server) modifyChannelPositions(c *call) {
 		}
 		delete(next, it.ID)
 		cur := gs.channels[it.ID]
-		changed := cur.Position != ch.Position || !equalPtr(cur.ParentID, ch.ParentID) ||
+		changed := cur.Position != ch.Position || cur.ParentID != ch.ParentID ||
 			!slices.Equal(cur.PermissionOverwrites, ch.PermissionOverwrites)
 		*cur = ch
 		if changed {
@@ -287,11 +303,15 @@ func (s *Server) modifyChannelPositions(c *call) {
 	c.noContent()
 }
 
-func equalPtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
+func ptr[T any](v T) *T { return &v }
+
+// orNull returns o, or Null when o is omitted: how the service shows a
+// nullable field the request left out.
+func orNull[T any](o guildkit.Opt[T]) guildkit.Opt[T] {
+	if o.IsZero() {
+		return guildkit.Null[T]()
 	}
-	return *a == *b
+	return o
 }
 
 // AddThread adds a thread under channel parentID and returns it. Type
@@ -320,7 +340,7 @@ func (s *Server) AddThread(guildID, parentID guildkit.Snowflake, th guildkit.Cha
 	if th.OwnerID == 0 {
 		th.OwnerID = s.bot
 	}
-	th.GuildID, th.ParentID = guildID, &parentID
+	th.GuildID, th.ParentID = guildID, guildkit.Some(parentID)
 	if th.ThreadMetadata == nil {
 		th.ThreadMetadata = &guildkit.ThreadMetadata{AutoArchiveDuration: 1440, ArchiveTimestamp: s.now().UTC()}
 	}

@@ -894,7 +894,7 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 	switch {
 	case threadID != 0:
 		th, ok := gs.channels[threadID]
-		if !ok || !isWebhookThreadType(th.Type) || th.ParentID == nil || *th.ParentID != ch.ID {
+		if !ok || !isWebhookThreadType(th.Type) || th.ParentID != guildkit.Some(ch.ID) {
 			c.error(http.StatusNotFound, guildkit.CodeUnknownChannel, "Unknown Channel")
 			return
 		}
@@ -920,9 +920,8 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 				}
 			}
 		}
-		parent := ch.ID
 		th := &guildkit.Channel{ID: s.newID(), Type: guildkit.ChannelTypePublicThread, GuildID: gs.guild.ID, Name: threadName,
-			ParentID: &parent, PermissionOverwrites: []guildkit.PermissionOverwrite{}}
+			ParentID: guildkit.Some(ch.ID), PermissionOverwrites: []guildkit.PermissionOverwrite{}}
 		gs.channels[th.ID] = th
 		s.webhookThread(th.ID).AppliedTags = slices.Clone(tags)
 		cp := *th
