@@ -100,3 +100,12 @@ func TestGuildGoldenRoundTrip(t *testing.T) {
 		assert.True(t, ch.Type.IsThread())
 	})
 }
+
+func TestUserGoldenRoundTrip(t *testing.T) {
+	t.Parallel()
+	u := testGoldenRoundTrip[guildkit.User](t, "user.json")
+	assert.True(t, u.GlobalName.IsNull(), "global_name: null is kept apart from absent")
+	assert.True(t, u.AvatarDecorationData.IsNull())
+	assert.True(t, u.Banner.IsZero(), "absent stays absent")
+	assert.Equal(t, ptr(0), u.PublicFlags)
+}

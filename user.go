@@ -2,18 +2,20 @@ package guildkit
 
 // User is a user account, person or bot. The interface's documents use the
 // user object without listing its fields; these are the reference platform's.
+// Fields that may be both absent and null are [Opt]s, so a decoded user
+// re-encodes as it came.
 type User struct {
-	ID                   Snowflake             `json:"id"`
-	Username             string                `json:"username"`
-	Discriminator        string                `json:"discriminator,omitempty"`
-	GlobalName           *string               `json:"global_name,omitempty"`
-	Avatar               *string               `json:"avatar"`
-	Bot                  bool                  `json:"bot,omitempty"`
-	System               bool                  `json:"system,omitempty"`
-	Banner               *string               `json:"banner,omitempty"`
-	AccentColor          *int                  `json:"accent_color,omitempty"`
-	PublicFlags          int                   `json:"public_flags,omitempty"`
-	AvatarDecorationData *AvatarDecorationData `json:"avatar_decoration_data,omitempty"`
+	ID                   Snowflake                 `json:"id"`
+	Username             string                    `json:"username"`
+	Discriminator        string                    `json:"discriminator,omitempty"`
+	GlobalName           Opt[string]               `json:"global_name,omitzero"` // display name; Null when unset
+	Avatar               *string                   `json:"avatar"`
+	Bot                  bool                      `json:"bot,omitempty"`
+	System               bool                      `json:"system,omitempty"`
+	Banner               Opt[string]               `json:"banner,omitzero"`       // banner hash; Null when unset
+	AccentColor          Opt[int]                  `json:"accent_color,omitzero"` // RGB; Null when unset
+	PublicFlags          *int                      `json:"public_flags,omitempty"`
+	AvatarDecorationData Opt[AvatarDecorationData] `json:"avatar_decoration_data,omitzero"`
 }
 
 // AvatarDecorationData is the decoration drawn around an avatar.
