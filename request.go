@@ -101,14 +101,14 @@ type attemptKey struct{}
 
 // attempt is the state of one call across its attempts.
 type attempt struct {
-	method, route    string
-	replayable       bool
-	noRateLimitRetry bool
-	tries            int
-	wait             time.Duration     // the next backoff, chosen by checkRetry
-	waitSet          bool              // whether checkRetry chose one
-	rateLimit        rateLimitInfo     // from the last 429
-	rl               ratelimit.Request // what the bucket layer needs, and what it reports
+	// rl names the call (method, route template, major parameter, whether
+	// it may wait) for the bucket layer, which reports its wait back in it.
+	rl         ratelimit.Request
+	replayable bool
+	tries      int
+	wait       time.Duration // the next backoff, chosen by checkRetry
+	waitSet    bool          // whether checkRetry chose one
+	rateLimit  rateLimitInfo // from the last 429
 }
 
 func attemptFrom(ctx context.Context) *attempt {
@@ -195,8 +195,10 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 		contentType = "application/json"
 	}
 
-	st := &attempt{method: r.method, route: r.route, replayable: replayable, noRateLimitRetry: ro.noRateLimitRetry}
-	st.rl = ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry}
+	st := &attempt{
+		replayable: replayable,
+		rl:         ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry},
+	}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 	ctx = ratelimit.NewContext(ctx, &st.rl)
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
@@ -257,7 +259,7 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 		apiErr.RetryAfter = info.retryAfter
 		reason := "retries used up"
 		switch {
-		case st.noRateLimitRetry:
+		case st.rl.NoWait:
 			reason = "automatic retry turned off for this call"
 		case !st.replayable:
 			reason = "the request body cannot be sent again"
@@ -449,7 +451,7 @@ func (c *Client) logAttempt(r *http.Request, n int) {
 		return
 	}
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: sending",
-		slog.String("method", st.method), slog.String("route", st.route), slog.Int("attempt", n+1))
+		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route), slog.Int("attempt", n+1))
 }
 
 // logDone records the end of a call: route template, status (0 when nothing
@@ -461,7 +463,7 @@ func (c *Client) logDone(ctx context.Context, st *attempt, status int, start tim
 		return
 	}
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: done",
-		slog.String("method", st.method), slog.String("route", st.route), slog.Int("status", status),
+		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route), slog.Int("status", status),
 		slog.Int("attempts", max(st.tries, 1)), slog.Duration("elapsed", time.Since(start)),
 		slog.Duration("bucket_wait", st.rl.Waited), slog.String("bucket", st.rl.Bucket))
 }

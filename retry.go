@@ -44,7 +44,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		// No answer. The request may or may not have reached the service, so
 		// only a method that is safe to repeat is sent again, and only when
 		// its body can be sent again whole.
-		if !isIdempotent(st.method) || !st.replayable || isPermanent(err) {
+		if !isIdempotent(st.rl.Method) || !st.replayable || isPermanent(err) {
 			return false, err
 		}
 		c.logRetry(ctx, st, 0, c.expBackoff(st.tries-1))
@@ -57,7 +57,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		// turned that off or the body cannot be sent again.
 		info := readRateLimit(resp)
 		st.rateLimit = info
-		if st.noRateLimitRetry || !st.replayable {
+		if st.rl.NoWait || !st.replayable {
 			return false, nil
 		}
 		if info.retryAfter > c.retry.maxRateLimitWait {
@@ -72,7 +72,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		// The service or a proxy in front of it failed. A POST or PATCH may
 		// have taken effect, so it is never sent a second time.
-		if !isIdempotent(st.method) || !st.replayable {
+		if !isIdempotent(st.rl.Method) || !st.replayable {
 			return false, nil
 		}
 		wait, ok := parseRetryAfterHeader(resp.Header.Get("Retry-After"))
@@ -88,7 +88,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 func (c *Client) refuseWait(st *attempt, info rateLimitInfo, reason string) *RateLimitError {
 	return &RateLimitError{
-		Method: st.method, Route: st.route, RetryAfter: info.retryAfter, Global: info.global,
+		Method: st.rl.Method, Route: st.rl.Route, RetryAfter: info.retryAfter, Global: info.global,
 		Bucket: info.bucket, Scope: info.scope, Reason: reason,
 	}
 }
@@ -121,7 +121,7 @@ func (c *Client) logRetry(ctx context.Context, st *attempt, status int, wait tim
 		return
 	}
 	attrs := []slog.Attr{
-		slog.String("method", st.method), slog.String("route", st.route),
+		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route),
 		slog.Int("attempt", st.tries), slog.Int("status", status), slog.Duration("wait", wait),
 	}
 	if st.rateLimit.bucket != "" {
