@@ -114,20 +114,29 @@ func (s *Server) listBans(c *call) {
 
 // getBan: Get Guild Ban, 404 Unknown Ban when the user is not banned.
 func (s *Server) getBan(c *call) {
+	if _, b, ok := c.ban(); ok {
+		c.json(http.StatusOK, *b)
+	}
+}
+
+// ban resolves {guild_id} and {user_id} to a ban the caller may see: the
+// guild checks, 403 without BAN_MEMBERS, 404 Unknown Ban when the user is
+// not banned.
+func (c *call) ban() (*guildState, *guildkit.Ban, bool) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionBanMembers) {
-		return
+		return nil, nil, false
 	}
 	uid, ok := c.id("user_id", guildkit.CodeUnknownBan, "Ban")
 	if !ok {
-		return
+		return nil, nil, false
 	}
 	b, ok := gs.banMap()[uid]
 	if !ok {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownBan, "Unknown Ban")
-		return
+		return nil, nil, false
 	}
-	c.json(http.StatusOK, *b)
+	return gs, b, true
 }
 
 // ban bans u in gs with reason: a member is removed (GUILD_MEMBER_REMOVE, as
@@ -182,20 +191,11 @@ func (s *Server) createBan(c *call) {
 
 // removeBan: Remove Guild Ban, 404 Unknown Ban when the user is not banned.
 func (s *Server) removeBan(c *call) {
-	gs, ok := c.guild()
-	if !ok || !c.require(gs, guildkit.PermissionBanMembers) {
-		return
-	}
-	uid, ok := c.id("user_id", guildkit.CodeUnknownBan, "Ban")
+	gs, b, ok := c.ban()
 	if !ok {
 		return
 	}
-	b, ok := gs.banMap()[uid]
-	if !ok {
-		c.error(http.StatusNotFound, guildkit.CodeUnknownBan, "Unknown Ban")
-		return
-	}
-	delete(gs.bans, uid)
+	delete(gs.bans, b.User.ID)
 	s.emit(guildkit.EventGuildBanRemove, gs.guild.ID, b.User)
 	c.noContent()
 }
