@@ -185,11 +185,7 @@ func unmarshalOne(raw json.RawMessage) (Component, error) {
 func (c *ActionRow) UnmarshalJSON(b []byte) error {
 	type plain ActionRow
 	var p plain
-	children, err := decodeOwn(b, &p, "components")
-	if err != nil {
-		return err
-	}
-	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+	if err := decodeWithComponents(b, &p, &p.Components); err != nil {
 		return err
 	}
 	*c = ActionRow(p)
@@ -200,11 +196,7 @@ func (c *ActionRow) UnmarshalJSON(b []byte) error {
 func (c *Container) UnmarshalJSON(b []byte) error {
 	type plain Container
 	var p plain
-	children, err := decodeOwn(b, &p, "components")
-	if err != nil {
-		return err
-	}
-	if err := decodeList(&p.Components, "components", children[0]); err != nil {
+	if err := decodeWithComponents(b, &p, &p.Components); err != nil {
 		return err
 	}
 	*c = Container(p)
@@ -242,6 +234,16 @@ func (c *Label) UnmarshalJSON(b []byte) error {
 	}
 	*c = Label(p)
 	return nil
+}
+
+// decodeWithComponents decodes the object b into v, and its "components"
+// member into list.
+func decodeWithComponents(b []byte, v any, list *List) error {
+	children, err := decodeOwn(b, v, "components")
+	if err != nil {
+		return err
+	}
+	return decodeList(list, "components", children[0])
 }
 
 // decodeOwn decodes the object b into v without the members named by
