@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 )
 
 // Fuzz targets for the parsers that read what the service (or a proxy in
@@ -50,11 +52,11 @@ func FuzzParseRateLimit(f *testing.F) {
 		h.Set("X-RateLimit-Global", global)
 		h.Set("X-RateLimit-Scope", scope)
 		h.Set("X-RateLimit-Bucket", bucket)
-		info := parseRateLimit(h, body)
-		if info.retryAfter < 0 || info.retryAfter > 24*time.Hour {
-			t.Fatalf("wait %v out of range", info.retryAfter)
+		lim := ratelimit.ParseLimited(h, body)
+		if lim.RetryAfter < 0 || lim.RetryAfter > 24*time.Hour {
+			t.Fatalf("wait %v out of range", lim.RetryAfter)
 		}
-		if scope == "global" && !info.global {
+		if scope == "global" && !lim.Global {
 			t.Fatalf("global scope not global")
 		}
 	})

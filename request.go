@@ -108,7 +108,6 @@ type attempt struct {
 	tries      int
 	wait       time.Duration // the next backoff, chosen by checkRetry
 	waitSet    bool          // whether checkRetry chose one
-	rateLimit  rateLimitInfo // from the last 429
 }
 
 func attemptFrom(ctx context.Context) *attempt {
@@ -252,11 +251,8 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route}
 	apiErr.parseErrorBody(raw)
 	if resp.StatusCode == http.StatusTooManyRequests {
-		info := st.rateLimit
-		if !info.parsed {
-			info = parseRateLimit(resp.Header, raw)
-		}
-		apiErr.RetryAfter = info.retryAfter
+		lim := limitOf(st, resp.Header, raw)
+		apiErr.RetryAfter = lim.RetryAfter
 		reason := "retries used up"
 		switch {
 		case st.rl.NoWait:
@@ -265,8 +261,8 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 			reason = "the request body cannot be sent again"
 		}
 		return nil, &RateLimitError{
-			Method: r.method, Route: r.route, RetryAfter: info.retryAfter, Global: info.global,
-			Bucket: info.bucket, Scope: info.scope, Reason: reason, Response: apiErr,
+			Method: r.method, Route: r.route, RetryAfter: lim.RetryAfter, Global: lim.Global,
+			Bucket: lim.Bucket, Scope: lim.Scope, Reason: reason, Response: apiErr,
 		}
 	}
 	apiErr.RetryAfter, _ = parseRetryAfterHeader(resp.Header.Get("Retry-After"))

@@ -1,9 +1,7 @@
 package guildkit
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -16,15 +14,6 @@ type retryPolicy struct {
 	max              int
 	minWait, maxWait time.Duration // backoff bounds after a 5xx or a lost connection
 	maxRateLimitWait time.Duration // the longest 429 wait accepted
-}
-
-// rateLimitInfo is what a 429 answer says about the limit.
-type rateLimitInfo struct {
-	parsed     bool
-	retryAfter time.Duration
-	global     bool
-	bucket     string
-	scope      string
 }
 
 // checkRetry decides whether an attempt is tried again. It is the one place
@@ -55,18 +44,17 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		// A rate limit: the request was not processed, so any method is
 		// retried after the wait the service asks for, unless the caller
 		// turned that off or the body cannot be sent again.
-		info := readRateLimit(resp)
-		st.rateLimit = info
+		lim := limitOf(st, resp.Header, nil)
 		if st.rl.NoWait || !st.replayable {
 			return false, nil
 		}
-		if info.retryAfter > c.retry.maxRateLimitWait {
-			return false, c.refuseWait(st, info, "the wait is longer than the client accepts (see WithMaxRateLimitWait)")
+		if lim.RetryAfter > c.retry.maxRateLimitWait {
+			return false, c.refuseWait(st, lim, "the wait is longer than the client accepts (see WithMaxRateLimitWait)")
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < info.retryAfter {
-			return false, c.refuseWait(st, info, "the wait would outlast the context deadline")
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < lim.RetryAfter {
+			return false, c.refuseWait(st, lim, "the wait would outlast the context deadline")
 		}
-		st.wait, st.waitSet = info.retryAfter, true
+		st.wait, st.waitSet = lim.RetryAfter, true
 		c.logRetry(ctx, st, resp.StatusCode, st.wait)
 		return true, nil
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
@@ -86,11 +74,21 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	return false, nil
 }
 
-func (c *Client) refuseWait(st *attempt, info rateLimitInfo, reason string) *RateLimitError {
+func (c *Client) refuseWait(st *attempt, lim ratelimit.Limited, reason string) *RateLimitError {
 	return &RateLimitError{
-		Method: st.rl.Method, Route: st.rl.Route, RetryAfter: info.retryAfter, Global: info.global,
-		Bucket: info.bucket, Scope: info.scope, Reason: reason,
+		Method: st.rl.Method, Route: st.rl.Route, RetryAfter: lim.RetryAfter, Global: lim.Global,
+		Bucket: lim.Bucket, Scope: lim.Scope, Reason: reason,
 	}
+}
+
+// limitOf returns what a 429 answer said of the limit, as the bucket layer
+// parsed it on its way up; body is read only when that layer did not see the
+// answer.
+func limitOf(st *attempt, h http.Header, body []byte) ratelimit.Limited {
+	if st.rl.Limited != nil {
+		return *st.rl.Limited
+	}
+	return ratelimit.ParseLimited(h, body)
 }
 
 // backoff returns the wait checkRetry chose, or the exponential backoff when
@@ -124,30 +122,10 @@ func (c *Client) logRetry(ctx context.Context, st *attempt, status int, wait tim
 		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route),
 		slog.Int("attempt", st.tries), slog.Int("status", status), slog.Duration("wait", wait),
 	}
-	if st.rateLimit.bucket != "" {
-		attrs = append(attrs, slog.String("bucket", st.rateLimit.bucket))
+	if st.rl.Bucket != "" {
+		attrs = append(attrs, slog.String("bucket", st.rl.Bucket))
 	}
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: retrying", attrs...)
-}
-
-// readRateLimit reads a 429 answer's headers and body, and puts the body back
-// for whoever reads it next.
-func readRateLimit(resp *http.Response) rateLimitInfo {
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(raw))
-	return parseRateLimit(resp.Header, raw)
-}
-
-// parseRateLimit reads the wait from, most precise first: the body's
-// retry_after (seconds, fractional), X-RateLimit-Reset-After (seconds,
-// fractional) and Retry-After (seconds or an HTTP date). A 429 whose body is
-// not JSON (a proxy's HTML page) is still a rate limit; with none of the
-// three the wait is one second. Negative or unreadable values are ignored;
-// values over a day count as a day.
-func parseRateLimit(h http.Header, body []byte) rateLimitInfo {
-	l := ratelimit.ParseLimited(h, body)
-	return rateLimitInfo{parsed: true, retryAfter: l.RetryAfter, global: l.Global, bucket: l.Bucket, scope: l.Scope}
 }
 
 // parseRetryAfterHeader reads Retry-After as seconds (possibly fractional) or

@@ -22,8 +22,8 @@ import (
 
 // Request describes one call to the transport, carried in the request's
 // context (see [NewContext]). The transport reads the first four fields and
-// fills the last two; a call's attempts run one after another, so no lock is
-// needed.
+// fills the last three; a call's attempts run one after another, so no lock
+// is needed.
 type Request struct {
 	Method string
 	Route  string // the route template, "/guilds/{guild.id}/members/{user.id}"
@@ -34,6 +34,9 @@ type Request struct {
 
 	Waited time.Duration // total time this call waited in the transport
 	Bucket string        // the last X-RateLimit-Bucket seen for this call
+	// Limited is what the last answer said of the limit when it was a 429,
+	// and nil otherwise, so the layer above need not read the body again.
+	Limited *Limited
 }
 
 type requestKey struct{}
@@ -426,6 +429,9 @@ func (t *Transport) finish(info *Request, tk ticket, resp *http.Response, err er
 		if until := now.Add(lim.RetryAfter); until.After(t.globalUntil) {
 			t.globalUntil = until
 		}
+	}
+	if info != nil {
+		info.Limited = lim
 	}
 	if b := tk.b; b != nil {
 		b.inflight--
