@@ -3,7 +3,6 @@ package guildkit
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -51,14 +50,14 @@ type BanListParams struct {
 	After Opt[Snowflake] `url:"after,omitempty"`
 }
 
-func (p *BanListParams) validate() error {
-	var v ValidationError
+func (p *BanListParams) validate(validation) error {
 	if p == nil {
 		return nil
 	}
+	var v ValidationError
 	validateLimit(&v, "limit", p.Limit, 1, maxBanListLimit)
-	notNull(&v, "before", p.Before.IsNull())
-	notNull(&v, "after", p.After.IsNull())
+	notNull(&v, "before", p.Before)
+	notNull(&v, "after", p.After)
 	if !p.Before.IsZero() && !p.After.IsZero() {
 		v.Add("after", wire.CodeConflict, banListCursorConflictHint)
 	}
@@ -72,7 +71,7 @@ func (p *BanListParams) validate() error {
 //
 // Spec: "Get Guild Bans" — GET /guilds/{guild.id}/bans
 func (s *BanService) List(ctx context.Context, guildID Snowflake, params *BanListParams, opts ...RequestOption) ([]Ban, error) {
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var bans []Ban
@@ -151,21 +150,26 @@ type BanCreateParams struct {
 	DeleteMessageDays Opt[int] `json:"delete_message_days,omitzero"`
 }
 
+func (p *BanCreateParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	validateLimit(&v, "delete_message_seconds", p.DeleteMessageSeconds, 0, MaxDeleteMessageSeconds)
+	validateLimit(&v, "delete_message_days", p.DeleteMessageDays, 0, maxDeleteMessageDays)
+	if p.DeleteMessageSeconds.IsSet() && p.DeleteMessageDays.IsSet() {
+		v.Add("delete_message_days", wire.CodeConflict, "give delete_message_seconds or the deprecated delete_message_days, not both")
+	}
+	return v.Err()
+}
+
 // Create bans the user userID, a member or not, removing their membership.
 // Needs BAN_MEMBERS. The ban's reason is the audit-log reason: Supports
 // WithReason. Emits GUILD_BAN_ADD. params may be nil.
 //
 // Spec: "Create Guild Ban" — PUT /guilds/{guild.id}/bans/{user.id}
 func (s *BanService) Create(ctx context.Context, guildID, userID Snowflake, params *BanCreateParams, opts ...RequestOption) error {
-	var v ValidationError
-	if params != nil {
-		validateLimit(&v, "delete_message_seconds", params.DeleteMessageSeconds, 0, MaxDeleteMessageSeconds)
-		validateLimit(&v, "delete_message_days", params.DeleteMessageDays, 0, maxDeleteMessageDays)
-		if params.DeleteMessageSeconds.IsSet() && params.DeleteMessageDays.IsSet() {
-			v.Add("delete_message_days", wire.CodeConflict, "give delete_message_seconds or the deprecated delete_message_days, not both")
-		}
-	}
-	if err := v.Err(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return err
 	}
 	var body any
@@ -208,6 +212,21 @@ type BulkBanResult struct {
 	FailedUsers []Snowflake `json:"failed_users"`
 }
 
+func (p *BanBulkParams) validate(validation) error {
+	var v ValidationError
+	if p == nil || len(p.UserIDs) == 0 {
+		v.Add("user_ids", wire.CodeRequired, "at least one user id")
+	}
+	if p != nil {
+		if len(p.UserIDs) > MaxBulkBanUsers {
+			v.Add("user_ids", wire.CodeLength, "at most %d user ids, got %d", MaxBulkBanUsers, len(p.UserIDs))
+		}
+		validateIDs(&v, "user_ids", "", "user", p.UserIDs)
+		validateLimit(&v, "delete_message_seconds", p.DeleteMessageSeconds, 0, MaxDeleteMessageSeconds)
+	}
+	return v.Err()
+}
+
 // Bulk bans up to 200 users at once and says which were banned and which
 // failed (already banned users fail). Needs BAN_MEMBERS and MANAGE_GUILD.
 // Emits GUILD_BAN_ADD per user banned. Supports WithReason.
@@ -218,28 +237,7 @@ type BulkBanResult struct {
 //
 // Spec: "Bulk Guild Ban" — POST /guilds/{guild.id}/bulk-ban
 func (s *BanService) Bulk(ctx context.Context, guildID Snowflake, params *BanBulkParams, opts ...RequestOption) (*BulkBanResult, error) {
-	var v ValidationError
-	if params == nil || len(params.UserIDs) == 0 {
-		v.Add("user_ids", wire.CodeRequired, "at least one user id")
-	}
-	if params != nil {
-		if len(params.UserIDs) > MaxBulkBanUsers {
-			v.Add("user_ids", wire.CodeLength, "at most %d user ids, got %d", MaxBulkBanUsers, len(params.UserIDs))
-		}
-		seen := make(map[Snowflake]bool, len(params.UserIDs))
-		for i, id := range params.UserIDs {
-			p := fmt.Sprintf("user_ids[%d]", i)
-			switch {
-			case id == 0:
-				v.Add(p, wire.CodeRequired, "user id is zero")
-			case seen[id]:
-				v.Add(p, wire.CodeDuplicate, "user %s is listed twice", id)
-			}
-			seen[id] = true
-		}
-		validateLimit(&v, "delete_message_seconds", params.DeleteMessageSeconds, 0, MaxDeleteMessageSeconds)
-	}
-	if err := v.Err(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var out BulkBanResult

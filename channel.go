@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -304,7 +303,10 @@ func (p *ChannelCreateParams) InapplicableFields() []string {
 	return out
 }
 
-func (p *ChannelCreateParams) validate() error {
+func (p *ChannelCreateParams) validate(validation) error {
+	if p == nil {
+		p = &ChannelCreateParams{}
+	}
 	var v ValidationError
 	if n := utf8.RuneCountInString(p.Name); n < 1 || n > 100 {
 		v.Add("name", wire.CodeLength, "1-100 characters, got %d", n)
@@ -346,11 +348,6 @@ func (p *ChannelCreateParams) validate() error {
 	return v.Err()
 }
 
-// indexPath returns "[i].field" (or "[i]" for an empty field).
-func indexPath(i int, field string) string {
-	return wire.JoinPath("["+strconv.Itoa(i)+"]", field)
-}
-
 // Create creates a channel in the guild and returns it. Requires
 // MANAGE_CHANNELS; overwrites may only grant or deny permissions the caller
 // holds, and MANAGE_ROLES in them needs ADMINISTRATOR. The parameters are
@@ -363,7 +360,7 @@ func (s *ChannelService) Create(ctx context.Context, guildID Snowflake, params *
 	if params == nil {
 		params = &ChannelCreateParams{}
 	}
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var ch Channel
@@ -387,27 +384,29 @@ type ChannelPositionParams struct {
 	ParentID Opt[Snowflake] `json:"parent_id,omitzero"`
 }
 
+// channelPositions is the body of [ChannelService.ModifyPositions].
+type channelPositions []ChannelPositionParams
+
+func (ps channelPositions) validate(validation) error {
+	var v ValidationError
+	if len(ps) == 0 {
+		v.Add("", wire.CodeRequired, "at least one channel position is required")
+	}
+	ids := make([]Snowflake, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	validateIDs(&v, "", "id", "channel", ids)
+	return v.Err()
+}
+
 // ModifyPositions moves channels: only the channels to change need be
 // listed. Requires MANAGE_CHANNELS. Emits one CHANNEL_UPDATE per channel
 // moved. The service answers 204.
 //
 // Spec: "Modify Guild Channel Positions" — PATCH /guilds/{guild.id}/channels
 func (s *ChannelService) ModifyPositions(ctx context.Context, guildID Snowflake, positions []ChannelPositionParams, opts ...RequestOption) error {
-	var v ValidationError
-	if len(positions) == 0 {
-		v.Add("", wire.CodeRequired, "at least one channel position is required")
-	}
-	seen := map[Snowflake]bool{}
-	for i, p := range positions {
-		switch {
-		case p.ID == 0:
-			v.Add(indexPath(i, "id"), wire.CodeRequired, "required")
-		case seen[p.ID]:
-			v.Add(indexPath(i, "id"), wire.CodeDuplicate, "channel %v listed twice", p.ID)
-		}
-		seen[p.ID] = true
-	}
-	if err := v.Err(); err != nil {
+	if err := channelPositions(positions).validate(s.c.validation()); err != nil {
 		return err
 	}
 	_, err := s.c.do(ctx, &request{method: "PATCH", route: "/guilds/{guild.id}/channels", path: []any{guildID},

@@ -393,18 +393,16 @@ type GuildModifyParams struct {
 // AFKTimeouts are the allowed values of a guild's afk_timeout, in seconds.
 var AFKTimeouts = []int{60, 300, 900, 1800, 3600}
 
-func (p *GuildModifyParams) validate() error {
-	var v ValidationError
-	notNull := func(name string, null bool) {
-		if null {
-			v.Add(name, wire.CodeNotNull, "cannot be null")
-		}
+func (p *GuildModifyParams) validate(validation) error {
+	if p == nil {
+		return nil
 	}
-	notNull("name", p.Name.IsNull())
-	notNull("afk_timeout", p.AFKTimeout.IsNull())
-	notNull("system_channel_flags", p.SystemChannelFlags.IsNull())
-	notNull("features", p.Features.IsNull())
-	notNull("premium_progress_bar_enabled", p.PremiumProgressBarEnabled.IsNull())
+	var v ValidationError
+	notNull(&v, "name", p.Name)
+	notNull(&v, "afk_timeout", p.AFKTimeout)
+	notNull(&v, "system_channel_flags", p.SystemChannelFlags)
+	notNull(&v, "features", p.Features)
+	notNull(&v, "premium_progress_bar_enabled", p.PremiumProgressBarEnabled)
 	if name, ok := p.Name.Get(); ok {
 		if n := utf8.RuneCountInString(strings.TrimSpace(name)); n < 2 || n > 100 {
 			v.Add("name", wire.CodeLength, "2-100 characters (whitespace trimmed), got %d", n)
@@ -463,7 +461,7 @@ func (s *GuildService) Modify(ctx context.Context, guildID Snowflake, params *Gu
 	if params == nil {
 		params = &GuildModifyParams{}
 	}
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var g Guild

@@ -26,6 +26,23 @@ type GuildIncidentActionsModifyParams struct {
 // MaxIncidentActionDuration is how far ahead an incident action may end.
 const MaxIncidentActionDuration = 24 * time.Hour
 
+func (p *GuildIncidentActionsModifyParams) validate(vc validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	limit := vc.now.Add(MaxIncidentActionDuration)
+	for _, f := range []struct {
+		name string
+		t    Opt[time.Time]
+	}{{"invites_disabled_until", p.InvitesDisabledUntil}, {"dms_disabled_until", p.DMsDisabledUntil}} {
+		if t, ok := f.t.Get(); ok && t.After(limit) {
+			v.Add(f.name, wire.CodeRange, "at most 24 hours ahead, got %s", t.Format(time.RFC3339))
+		}
+	}
+	return v.Err()
+}
+
 // ModifyIncidentActions pauses invites or direct messages until a time at
 // most 24 hours ahead (checked before sending against the local clock), or
 // lifts the pause with Null, and returns the guild's incidents data.
@@ -33,21 +50,11 @@ const MaxIncidentActionDuration = 24 * time.Hour
 //
 // Spec: "Modify Guild Incident Actions" — PUT /guilds/{guild.id}/incident-actions
 func (s *GuildService) ModifyIncidentActions(ctx context.Context, guildID Snowflake, params *GuildIncidentActionsModifyParams, opts ...RequestOption) (*IncidentsData, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &GuildIncidentActionsModifyParams{}
-	}
-	var v ValidationError
-	limit := time.Now().Add(MaxIncidentActionDuration)
-	for _, f := range []struct {
-		name string
-		t    Opt[time.Time]
-	}{{"invites_disabled_until", params.InvitesDisabledUntil}, {"dms_disabled_until", params.DMsDisabledUntil}} {
-		if t, ok := f.t.Get(); ok && t.After(limit) {
-			v.Add(f.name, wire.CodeRange, "at most 24 hours ahead, got %s", t.Format(time.RFC3339))
-		}
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var out IncidentsData
 	if _, err := s.c.do(ctx, &request{method: "PUT", route: "/guilds/{guild.id}/incident-actions", path: []any{guildID},

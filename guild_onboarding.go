@@ -123,16 +123,15 @@ type OnboardingPromptOptionParams struct {
 	Description   Opt[string]      `json:"description,omitzero"`
 }
 
-func (p *GuildOnboardingModifyParams) validate() error {
-	var v ValidationError
-	for name, null := range map[string]bool{
-		"prompts": p.Prompts.IsNull(), "default_channel_ids": p.DefaultChannelIDs.IsNull(),
-		"enabled": p.Enabled.IsNull(), "mode": p.Mode.IsNull(),
-	} {
-		if null {
-			v.Add(name, wire.CodeNotNull, "cannot be null")
-		}
+func (p *GuildOnboardingModifyParams) validate(validation) error {
+	if p == nil {
+		return nil
 	}
+	var v ValidationError
+	notNull(&v, "prompts", p.Prompts)
+	notNull(&v, "default_channel_ids", p.DefaultChannelIDs)
+	notNull(&v, "enabled", p.Enabled)
+	notNull(&v, "mode", p.Mode)
 	if m, ok := p.Mode.Get(); ok && m != OnboardingDefault && m != OnboardingAdvanced {
 		v.Add("mode", wire.CodeInvalid, "0 or 1, got %d", m)
 	}
@@ -168,7 +167,7 @@ func (s *GuildService) ModifyOnboarding(ctx context.Context, guildID Snowflake, 
 	if params == nil {
 		params = &GuildOnboardingModifyParams{}
 	}
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var out Onboarding

@@ -124,33 +124,6 @@ func (f *guildFixture) clientWith(perms guildkit.Permissions) *guildkit.Client {
 	return f.srv.ClientAs(m.User.ID)
 }
 
-// requireValidation asserts err is a ValidationError holding exactly the
-// given paths, in any order.
-func requireValidation(t *testing.T, err error, paths ...string) {
-	t.Helper()
-	var ve *guildkit.ValidationError
-	require.ErrorAs(t, err, &ve)
-	var got []string
-	for _, p := range ve.Problems {
-		got = append(got, p.Path)
-	}
-	assert.ElementsMatch(t, paths, got, "problems: %v", ve)
-}
-
-// requireFormError asserts err is a 400 Invalid Form Body naming path.
-func requireFormError(t *testing.T, err error, path string) {
-	t.Helper()
-	var apiErr *guildkit.APIError
-	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
-	assert.Equal(t, guildkit.CodeInvalidFormBody, apiErr.Code)
-	var paths []string
-	for _, fe := range apiErr.Errors {
-		paths = append(paths, fe.Path)
-	}
-	assert.Contains(t, paths, path, "field errors: %v", apiErr.Errors)
-}
-
 func TestGuildModify(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{Name: "Old", Description: ptr("old"),

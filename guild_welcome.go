@@ -48,18 +48,12 @@ type GuildWelcomeScreenModifyParams struct {
 // MaxWelcomeChannels is how many channels a welcome screen shows at most.
 const MaxWelcomeChannels = 5
 
-// ModifyWelcomeScreen changes the guild's welcome screen and returns it.
-// Requires MANAGE_GUILD. At most 5 welcome channels, checked before
-// sending. Emits GUILD_UPDATE when the screen is turned on or off.
-// Supports WithReason.
-//
-// Spec: "Modify Guild Welcome Screen" — PATCH /guilds/{guild.id}/welcome-screen
-func (s *GuildService) ModifyWelcomeScreen(ctx context.Context, guildID Snowflake, params *GuildWelcomeScreenModifyParams, opts ...RequestOption) (*WelcomeScreen, error) {
-	if params == nil {
-		params = &GuildWelcomeScreenModifyParams{}
+func (p *GuildWelcomeScreenModifyParams) validate(validation) error {
+	if p == nil {
+		return nil
 	}
 	var v ValidationError
-	if chs, ok := params.WelcomeChannels.Get(); ok {
+	if chs, ok := p.WelcomeChannels.Get(); ok {
 		if len(chs) > MaxWelcomeChannels {
 			v.Add("welcome_channels", wire.CodeLength, "at most %d channels, got %d", MaxWelcomeChannels, len(chs))
 		}
@@ -69,8 +63,21 @@ func (s *GuildService) ModifyWelcomeScreen(ctx context.Context, guildID Snowflak
 			}
 		}
 	}
-	if err := v.Err(); err != nil {
+	return v.Err()
+}
+
+// ModifyWelcomeScreen changes the guild's welcome screen and returns it.
+// Requires MANAGE_GUILD. At most 5 welcome channels, checked before
+// sending. Emits GUILD_UPDATE when the screen is turned on or off.
+// Supports WithReason.
+//
+// Spec: "Modify Guild Welcome Screen" — PATCH /guilds/{guild.id}/welcome-screen
+func (s *GuildService) ModifyWelcomeScreen(ctx context.Context, guildID Snowflake, params *GuildWelcomeScreenModifyParams, opts ...RequestOption) (*WelcomeScreen, error) {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
+	}
+	if params == nil {
+		params = &GuildWelcomeScreenModifyParams{}
 	}
 	var out WelcomeScreen
 	if _, err := s.c.do(ctx, &request{method: "PATCH", route: "/guilds/{guild.id}/welcome-screen", path: []any{guildID},

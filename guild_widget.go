@@ -85,20 +85,25 @@ type GuildWidgetModifyParams struct {
 	ChannelID Opt[Snowflake] `json:"channel_id,omitzero"`
 }
 
+func (p *GuildWidgetModifyParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	notNull(&v, "enabled", p.Enabled)
+	return v.Err()
+}
+
 // ModifyWidget changes the widget settings and returns them. Requires
 // MANAGE_GUILD. Emits GUILD_UPDATE. Supports WithReason.
 //
 // Spec: "Modify Guild Widget" — PATCH /guilds/{guild.id}/widget
 func (s *GuildService) ModifyWidget(ctx context.Context, guildID Snowflake, params *GuildWidgetModifyParams, opts ...RequestOption) (*GuildWidgetSettings, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &GuildWidgetModifyParams{}
-	}
-	var v ValidationError
-	if params.Enabled.IsNull() {
-		v.Add("enabled", wire.CodeNotNull, "cannot be null")
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var out GuildWidgetSettings
 	if _, err := s.c.do(ctx, &request{method: "PATCH", route: "/guilds/{guild.id}/widget", path: []any{guildID},
@@ -126,6 +131,13 @@ type guildWidgetImageParams struct {
 	Style WidgetStyle `url:"style,omitempty"`
 }
 
+func (p *guildWidgetImageParams) validate(validation) error {
+	if p == nil || p.Style == "" || slices.Contains(WidgetStyles, p.Style) {
+		return nil
+	}
+	return problem("style", wire.CodeInvalid, "one of shield, banner1, banner2, banner3, banner4, got %q", p.Style)
+}
+
 // GetWidgetImage returns the guild's widget as a PNG image, streamed: the
 // caller reads and closes it. style is one of [WidgetStyles]; "" means the
 // service's default, [WidgetStyleShield]. It needs no permission and sends
@@ -134,13 +146,12 @@ type guildWidgetImageParams struct {
 //
 // Spec: "Get Guild Widget Image" — GET /guilds/{guild.id}/widget.png
 func (s *GuildService) GetWidgetImage(ctx context.Context, guildID Snowflake, style WidgetStyle, opts ...RequestOption) (io.ReadCloser, error) {
-	if style != "" && !slices.Contains(WidgetStyles, style) {
-		var v ValidationError
-		v.Add("style", wire.CodeInvalid, "one of shield, banner1, banner2, banner3, banner4, got %q", style)
-		return nil, &v
+	params := &guildWidgetImageParams{Style: style}
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
 	}
 	resp, err := s.c.send(ctx, &request{method: "GET", route: "/guilds/{guild.id}/widget.png", path: []any{guildID},
-		query: guildWidgetImageParams{Style: style}, auth: authNone, opts: opts})
+		query: params, auth: authNone, opts: opts})
 	if err != nil {
 		return nil, err
 	}

@@ -257,17 +257,14 @@ type InviteGetParams struct {
 	GuildScheduledEventID Opt[Snowflake] `url:"guild_scheduled_event_id,omitempty"`
 }
 
-func (p *InviteGetParams) validate() error {
+func (p *InviteGetParams) validate(validation) error {
 	if p == nil {
 		return nil
 	}
 	var v ValidationError
-	if p.WithCounts.IsNull() {
-		v.Add("with_counts", wire.CodeNotNull, "cannot be null")
-	}
-	if p.GuildScheduledEventID.IsNull() {
-		v.Add("guild_scheduled_event_id", wire.CodeNotNull, "cannot be null")
-	} else if id, ok := p.GuildScheduledEventID.Get(); ok && id == 0 {
+	notNull(&v, "with_counts", p.WithCounts)
+	notNull(&v, "guild_scheduled_event_id", p.GuildScheduledEventID)
+	if id, ok := p.GuildScheduledEventID.Get(); ok && id == 0 {
 		v.Add("guild_scheduled_event_id", wire.CodeInvalid, "must be a non-zero snowflake")
 	}
 	return v.Err()
@@ -282,7 +279,7 @@ func (p *InviteGetParams) validate() error {
 //
 // Spec: "Get Invite" — GET /invites/{invite.code}
 func (s *InviteService) Get(ctx context.Context, code string, params *InviteGetParams, opts ...RequestOption) (*Invite, error) {
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var inv Invite
@@ -357,6 +354,19 @@ func (s *InviteService) TargetUsersFile(ctx context.Context, code string, opts .
 	return resp.Body, nil
 }
 
+// targetUserIDs are the ids [InviteService.UpdateTargetUsers] uploads.
+type targetUserIDs []Snowflake
+
+func (ids targetUserIDs) validate(validation) error {
+	var v ValidationError
+	for i, id := range ids {
+		if id == 0 {
+			v.Add("ids"+indexPath(i, ""), wire.CodeInvalid, "must be a non-zero snowflake")
+		}
+	}
+	return v.Err()
+}
+
 // UpdateTargetUsers restricts the invite to the users in ids, replacing the
 // previous list. The caller must be the inviter or hold MANAGE_GUILD. The
 // service answers at once and processes the list asynchronously: follow it
@@ -373,13 +383,7 @@ func (s *InviteService) TargetUsersFile(ctx context.Context, code string, opts .
 //
 // Spec: "Update Target Users" — PUT /invites/{invite.code}/target-users
 func (s *InviteService) UpdateTargetUsers(ctx context.Context, code string, ids []Snowflake, opts ...RequestOption) error {
-	var v ValidationError
-	for i, id := range ids {
-		if id == 0 {
-			v.Add(fmt.Sprintf("ids[%d]", i), wire.CodeInvalid, "must be a non-zero snowflake")
-		}
-	}
-	if err := v.Err(); err != nil {
+	if err := targetUserIDs(ids).validate(s.c.validation()); err != nil {
 		return err
 	}
 	return s.uploadTargetUsers(ctx, code, NewTargetUsersCSV(ids), opts)
@@ -394,9 +398,7 @@ func (s *InviteService) UpdateTargetUsers(ctx context.Context, code string, ids 
 // the service reports bad lines (see UpdateTargetUsers).
 func (s *InviteService) UpdateTargetUsersCSV(ctx context.Context, code string, csv io.Reader, opts ...RequestOption) error {
 	if csv == nil {
-		var v ValidationError
-		v.Add("target_users_file", wire.CodeRequired, "a CSV reader is required")
-		return v.Err()
+		return problem("target_users_file", wire.CodeRequired, "a CSV reader is required")
 	}
 	return s.uploadTargetUsers(ctx, code, csv, opts)
 }

@@ -108,25 +108,14 @@ type MemberListParams struct {
 	After Opt[Snowflake] `url:"after,omitempty"`
 }
 
-func (p *MemberListParams) validate() error {
+func (p *MemberListParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
 	var v ValidationError
-	if p != nil {
-		validateLimit(&v, "limit", p.Limit, 1, 1000)
-		if p.After.IsNull() {
-			v.Add("after", wire.CodeNotNull, "cannot be null")
-		}
-	}
+	validateLimit(&v, "limit", p.Limit, 1, 1000)
+	notNull(&v, "after", p.After)
 	return v.Err()
-}
-
-// validateLimit checks an optional integer query parameter against lo-hi.
-func validateLimit(v *ValidationError, path string, o Opt[int], lo, hi int) {
-	if o.IsNull() {
-		v.Add(path, wire.CodeNotNull, "cannot be null")
-	}
-	if n, ok := o.Get(); ok && (n < lo || n > hi) {
-		v.Add(path, wire.CodeRange, "%d-%d, got %d", lo, hi, n)
-	}
 }
 
 // List returns one page of the guild's members, ordered by user id: those
@@ -138,7 +127,7 @@ func validateLimit(v *ValidationError, path string, o Opt[int], lo, hi int) {
 //
 // Spec: "List Guild Members" — GET /guilds/{guild.id}/members
 func (s *MemberService) List(ctx context.Context, guildID Snowflake, params *MemberListParams, opts ...RequestOption) ([]Member, error) {
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var ms []Member
@@ -202,19 +191,23 @@ type MemberSearchParams struct {
 	Limit Opt[int] `url:"limit,omitempty"`
 }
 
+func (p *MemberSearchParams) validate(validation) error {
+	var v ValidationError
+	if p == nil || p.Query == "" {
+		v.Add("query", wire.CodeRequired, "required")
+	}
+	if p != nil {
+		validateLimit(&v, "limit", p.Limit, 1, 1000)
+	}
+	return v.Err()
+}
+
 // Search returns the guild's members whose username or nickname starts with
 // params.Query, at most params.Limit (default 1, at most 1000).
 //
 // Spec: "Search Guild Members" — GET /guilds/{guild.id}/members/search
 func (s *MemberService) Search(ctx context.Context, guildID Snowflake, params *MemberSearchParams, opts ...RequestOption) ([]Member, error) {
-	var v ValidationError
-	if params == nil || params.Query == "" {
-		v.Add("query", wire.CodeRequired, "required")
-	}
-	if params != nil {
-		validateLimit(&v, "limit", params.Limit, 1, 1000)
-	}
-	if err := v.Err(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var ms []Member
@@ -255,40 +248,19 @@ func (p MemberAddParams) String() string {
 // GoString is String, for %#v.
 func (p MemberAddParams) GoString() string { return "guildkit.MemberAddParams" + p.String() }
 
-func (p *MemberAddParams) validate() error {
+func (p *MemberAddParams) validate(validation) error {
 	var v ValidationError
 	if p == nil || p.AccessToken == "" {
 		v.Add("access_token", wire.CodeRequired, "required")
 	}
 	if p != nil {
-		notNull(&v, "nick", p.Nick.IsNull())
-		notNull(&v, "roles", p.Roles.IsNull())
-		notNull(&v, "mute", p.Mute.IsNull())
-		notNull(&v, "deaf", p.Deaf.IsNull())
+		notNull(&v, "nick", p.Nick)
+		notNull(&v, "roles", p.Roles)
+		notNull(&v, "mute", p.Mute)
+		notNull(&v, "deaf", p.Deaf)
 		validateRoleIDs(&v, "roles", p.Roles)
 	}
 	return v.Err()
-}
-
-func notNull(v *ValidationError, path string, isNull bool) {
-	if isNull {
-		v.Add(path, wire.CodeNotNull, "cannot be null")
-	}
-}
-
-func validateRoleIDs(v *ValidationError, path string, o Opt[[]Snowflake]) {
-	ids, _ := o.Get()
-	seen := make(map[Snowflake]bool, len(ids))
-	for i, id := range ids {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		switch {
-		case id == 0:
-			v.Add(p, wire.CodeRequired, "role id is zero")
-		case seen[id]:
-			v.Add(p, wire.CodeDuplicate, "role %s is listed twice", id)
-		}
-		seen[id] = true
-	}
 }
 
 // MemberAddResult is what [MemberService.Add] returns.
@@ -312,7 +284,7 @@ type MemberAddResult struct {
 //
 // Spec: "Add Guild Member" — PUT /guilds/{guild.id}/members/{user.id}
 func (s *MemberService) Add(ctx context.Context, guildID, userID Snowflake, params *MemberAddParams, opts ...RequestOption) (*MemberAddResult, error) {
-	if err := params.validate(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var m Member
@@ -360,17 +332,17 @@ type MemberModifyParams struct {
 	Flags Opt[MemberFlags] `json:"flags,omitzero"`
 }
 
-func (p *MemberModifyParams) validate(now time.Time) error {
-	var v ValidationError
+func (p *MemberModifyParams) validate(vc validation) error {
 	if p == nil {
 		return nil
 	}
+	var v ValidationError
 	validateRoleIDs(&v, "roles", p.Roles)
 	if id, ok := p.ChannelID.Get(); ok && id == 0 {
 		v.Add("channel_id", wire.CodeInvalid, "zero channel id: use Null to disconnect")
 	}
-	if t, ok := p.CommunicationDisabledUntil.Get(); ok && t.After(now.Add(maxTimeout)) {
-		v.Add("communication_disabled_until", wire.CodeRange, "at most 28 days ahead, got %s", t.Sub(now).Round(time.Second))
+	if t, ok := p.CommunicationDisabledUntil.Get(); ok && t.After(vc.now.Add(maxTimeout)) {
+		v.Add("communication_disabled_until", wire.CodeRange, "at most 28 days ahead, got %s", t.Sub(vc.now).Round(time.Second))
 	}
 	if f, ok := p.Flags.Get(); ok && f&^MemberFlagsEditable != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only BYPASSES_VERIFICATION can be set, got %s", f)
@@ -386,7 +358,7 @@ func (p *MemberModifyParams) validate(now time.Time) error {
 //
 // Spec: "Modify Guild Member" — PATCH /guilds/{guild.id}/members/{user.id}
 func (s *MemberService) Modify(ctx context.Context, guildID, userID Snowflake, params *MemberModifyParams, opts ...RequestOption) (*Member, error) {
-	if err := params.validate(time.Now()); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	if params == nil {
@@ -428,26 +400,27 @@ type MemberModifyCurrentParams struct {
 	Bio Opt[string] `json:"bio,omitzero"`
 }
 
+func (p *MemberModifyCurrentParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	validateImage(&v, "avatar", p.Avatar)
+	validateImage(&v, "banner", p.Banner)
+	return v.Err()
+}
+
 // ModifyCurrent changes the calling user's own membership of the guild:
 // nickname (needs CHANGE_NICKNAME), guild avatar, banner and bio. Emits
 // GUILD_MEMBER_UPDATE. Supports WithReason.
 //
 // Spec: "Modify Current Member" — PATCH /guilds/{guild.id}/members/@me
 func (s *MemberService) ModifyCurrent(ctx context.Context, guildID Snowflake, params *MemberModifyCurrentParams, opts ...RequestOption) (*Member, error) {
-	var v ValidationError
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &MemberModifyCurrentParams{}
-	}
-	for _, f := range []struct {
-		path string
-		img  Opt[ImageData]
-	}{{"avatar", params.Avatar}, {"banner", params.Banner}} {
-		if d, ok := f.img.Get(); ok && !d.valid() {
-			v.Add(f.path, wire.CodeInvalid, "not a base64 data URI of a png, jpeg, gif or webp image")
-		}
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var m Member
 	if _, err := s.c.do(ctx, &request{
@@ -557,18 +530,23 @@ type MemberPruneCountParams struct {
 	IncludeRoles []Snowflake `url:"include_roles,omitempty,comma"`
 }
 
+func (p *MemberPruneCountParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	validateLimit(&v, "days", p.Days, 1, 30)
+	validateRoleIDs(&v, "include_roles", Some(p.IncludeRoles))
+	return v.Err()
+}
+
 // PruneCount returns how many members [MemberService.Prune] would remove with
 // the same days and roles. Needs MANAGE_GUILD and KICK_MEMBERS. params may be
 // nil.
 //
 // Spec: "Get Guild Prune Count" — GET /guilds/{guild.id}/prune
 func (s *MemberService) PruneCount(ctx context.Context, guildID Snowflake, params *MemberPruneCountParams, opts ...RequestOption) (int, error) {
-	var v ValidationError
-	if params != nil {
-		validateLimit(&v, "days", params.Days, 1, 30)
-		validateRoleIDs(&v, "include_roles", Some(params.IncludeRoles))
-	}
-	if err := v.Err(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return 0, err
 	}
 	var out struct {
@@ -600,6 +578,18 @@ type MemberPruneParams struct {
 	Reason Opt[string] `json:"reason,omitzero"`
 }
 
+func (p *MemberPruneParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	validateLimit(&v, "days", p.Days, 1, 30)
+	notNull(&v, "compute_prune_count", p.ComputePruneCount)
+	notNull(&v, "include_roles", p.IncludeRoles)
+	validateRoleIDs(&v, "include_roles", p.IncludeRoles)
+	return v.Err()
+}
+
 // Prune removes the guild's inactive members (see
 // [MemberPruneCountParams.IncludeRoles] for who counts) and returns how many
 // it removed, or nil when params.ComputePruneCount is false. Needs
@@ -608,16 +598,11 @@ type MemberPruneParams struct {
 //
 // Spec: "Begin Guild Prune" — POST /guilds/{guild.id}/prune
 func (s *MemberService) Prune(ctx context.Context, guildID Snowflake, params *MemberPruneParams, opts ...RequestOption) (*int, error) {
-	var v ValidationError
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &MemberPruneParams{}
-	}
-	validateLimit(&v, "days", params.Days, 1, 30)
-	notNull(&v, "compute_prune_count", params.ComputePruneCount.IsNull())
-	notNull(&v, "include_roles", params.IncludeRoles.IsNull())
-	validateRoleIDs(&v, "include_roles", params.IncludeRoles)
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var out struct {
 		Pruned *int `json:"pruned"`

@@ -233,7 +233,7 @@ const (
 // Roles.
 const maxAllowedMentionIDs = 100
 
-func (a AllowedMentions) validate(v *ValidationError, path string) {
+func validateAllowedMentions(v *ValidationError, path string, a AllowedMentions) {
 	parses := map[AllowedMentionType]bool{}
 	for i, p := range a.Parse {
 		switch p {
@@ -365,9 +365,8 @@ func validateMessageEmbeds(v *ValidationError, path string, embeds []Embed) {
 		}
 		if c, ok := e.Color.Get(); ok && (c < 0 || c > 0xFFFFFF) {
 			v.Add(p+".color", wire.CodeRange, "0x000000-0xFFFFFF, got %#x", c)
-		} else if e.Color.IsNull() {
-			v.Add(p+".color", wire.CodeNotNull, "color cannot be null")
 		}
+		notNull(v, p+".color", e.Color)
 		total += messageMaxLen(v, p+".title", e.Title, MaxEmbedTitle)
 		total += messageMaxLen(v, p+".description", e.Description, MaxEmbedDescription)
 		if e.Footer != nil {
@@ -427,9 +426,8 @@ func validateMessagePoll(v *ValidationError, path string, p PollCreate) {
 	}
 	if d, ok := p.Duration.Get(); ok && (d < 1 || d > MaxPollDurationHours) {
 		v.Add(path+".duration", wire.CodeRange, "1-%d hours, got %d", MaxPollDurationHours, d)
-	} else if p.Duration.IsNull() {
-		v.Add(path+".duration", wire.CodeNotNull, "duration cannot be null")
 	}
+	notNull(v, path+".duration", p.Duration)
 }
 
 // messageMaxLen reports s longer than max characters at path, and returns its

@@ -18,29 +18,6 @@ import (
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
-// runConcurrent runs n calls of f on workers goroutines and returns the
-// errors, one per call.
-func runConcurrent(workers, n int, f func(i int) error) []error {
-	errs := make([]error, n)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				errs[i] = f(i)
-			}
-		}()
-	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	return errs
-}
-
 // Scenarios shared by the tests (which check correctness) and the
 // benchmarks (which report time against the ideal).
 
@@ -93,13 +70,6 @@ func latencyScenario(tb testing.TB) (elapsed time.Duration, srv *guildkittest.Se
 		return err
 	})
 	return time.Since(start), srv, errs
-}
-
-func requireNoErrors(t *testing.T, errs []error) {
-	t.Helper()
-	for i, err := range errs {
-		require.NoError(t, err, "request %d", i)
-	}
 }
 
 // TestBucketConcurrentCallersNeverOverrun: 20 goroutines, 50 requests, one

@@ -2,7 +2,6 @@ package guildkit
 
 import (
 	"context"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -148,9 +147,8 @@ type RoleCreateParams struct {
 	Mentionable Opt[bool] `json:"mentionable,omitzero"`
 }
 
-// validateRoleFields checks the fields Create and Modify share; nullable
-// says whether Null is allowed for the fields Create refuses it for.
-func validateRoleFields(v *ValidationError, name Opt[string], color Opt[int], colors Opt[RoleColors], icon Opt[ImageData], nullable bool, nulls map[string]bool) {
+// validateRoleFields checks the fields Create and Modify share.
+func validateRoleFields(v *ValidationError, name Opt[string], color Opt[int], colors Opt[RoleColors], icon Opt[ImageData]) {
 	if n, ok := name.Get(); ok && utf8.RuneCountInString(n) > MaxRoleNameLength {
 		v.Add("name", wire.CodeLength, "at most %d characters, got %d", MaxRoleNameLength, utf8.RuneCountInString(n))
 	}
@@ -167,14 +165,22 @@ func validateRoleFields(v *ValidationError, name Opt[string], color Opt[int], co
 			}
 		}
 	}
-	if d, ok := icon.Get(); ok && !d.valid() {
-		v.Add("icon", wire.CodeInvalid, "not a base64 data URI of a png, jpeg, gif or webp image")
+	validateImage(v, "icon", icon)
+}
+
+func (p *RoleCreateParams) validate(validation) error {
+	if p == nil {
+		return nil
 	}
-	if !nullable {
-		for _, path := range []string{"name", "permissions", "color", "colors", "hoist", "mentionable"} {
-			notNull(v, path, nulls[path])
-		}
-	}
+	var v ValidationError
+	validateRoleFields(&v, p.Name, p.Color, p.Colors, p.Icon)
+	notNull(&v, "name", p.Name)
+	notNull(&v, "permissions", p.Permissions)
+	notNull(&v, "color", p.Color)
+	notNull(&v, "colors", p.Colors)
+	notNull(&v, "hoist", p.Hoist)
+	notNull(&v, "mentionable", p.Mentionable)
+	return v.Err()
 }
 
 // Create adds a role to the guild and returns it. Needs MANAGE_ROLES; an
@@ -184,16 +190,11 @@ func validateRoleFields(v *ValidationError, name Opt[string], color Opt[int], co
 //
 // Spec: "Create Guild Role" — POST /guilds/{guild.id}/roles
 func (s *RoleService) Create(ctx context.Context, guildID Snowflake, params *RoleCreateParams, opts ...RequestOption) (*Role, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &RoleCreateParams{}
-	}
-	var v ValidationError
-	validateRoleFields(&v, params.Name, params.Color, params.Colors, params.Icon, false, map[string]bool{
-		"name": params.Name.IsNull(), "permissions": params.Permissions.IsNull(), "color": params.Color.IsNull(),
-		"colors": params.Colors.IsNull(), "hoist": params.Hoist.IsNull(), "mentionable": params.Mentionable.IsNull(),
-	})
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var r Role
 	if _, err := s.c.do(ctx, &request{
@@ -213,30 +214,34 @@ type RolePositionParams struct {
 	Position Opt[int] `json:"position,omitzero"`
 }
 
+// rolePositions is the body of [RoleService.ModifyPositions].
+type rolePositions []RolePositionParams
+
+func (ps rolePositions) validate(validation) error {
+	var v ValidationError
+	if len(ps) == 0 {
+		v.Add("", wire.CodeRequired, "at least one role position")
+	}
+	ids := make([]Snowflake, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	validateIDs(&v, "", "id", "role", ids)
+	for i, p := range ps {
+		if n, ok := p.Position.Get(); ok && n < 0 {
+			v.Add(indexPath(i, "position"), wire.CodeRange, "at least 0, got %d", n)
+		}
+	}
+	return v.Err()
+}
+
 // ModifyPositions moves roles and returns all the guild's roles. Only the
 // roles to move need be listed. Needs MANAGE_ROLES. Emits one
 // GUILD_ROLE_UPDATE per role moved. Supports WithReason.
 //
 // Spec: "Modify Guild Role Positions" — PATCH /guilds/{guild.id}/roles
 func (s *RoleService) ModifyPositions(ctx context.Context, guildID Snowflake, positions []RolePositionParams, opts ...RequestOption) ([]Role, error) {
-	var v ValidationError
-	if len(positions) == 0 {
-		v.Add("", wire.CodeRequired, "at least one role position")
-	}
-	seen := make(map[Snowflake]bool, len(positions))
-	for i, p := range positions {
-		switch {
-		case p.ID == 0:
-			v.Add(fmt.Sprintf("[%d].id", i), wire.CodeRequired, "role id is zero")
-		case seen[p.ID]:
-			v.Add(fmt.Sprintf("[%d].id", i), wire.CodeDuplicate, "role %s is listed twice", p.ID)
-		}
-		seen[p.ID] = true
-		if n, ok := p.Position.Get(); ok && n < 0 {
-			v.Add(fmt.Sprintf("[%d].position", i), wire.CodeRange, "at least 0, got %d", n)
-		}
-	}
-	if err := v.Err(); err != nil {
+	if err := rolePositions(positions).validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var roles []Role
@@ -265,18 +270,25 @@ type RoleModifyParams struct {
 	Mentionable  Opt[bool]       `json:"mentionable,omitzero"`
 }
 
+func (p *RoleModifyParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	validateRoleFields(&v, p.Name, p.Color, p.Colors, p.Icon)
+	return v.Err()
+}
+
 // Modify changes the role roleID and returns it. Needs MANAGE_ROLES. Emits
 // GUILD_ROLE_UPDATE. Supports WithReason.
 //
 // Spec: "Modify Guild Role" — PATCH /guilds/{guild.id}/roles/{role.id}
 func (s *RoleService) Modify(ctx context.Context, guildID, roleID Snowflake, params *RoleModifyParams, opts ...RequestOption) (*Role, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &RoleModifyParams{}
-	}
-	var v ValidationError
-	validateRoleFields(&v, params.Name, params.Color, params.Colors, params.Icon, true, nil)
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var r Role
 	if _, err := s.c.do(ctx, &request{

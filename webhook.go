@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -13,7 +12,7 @@ import (
 // WebhookService handles the operations on webhooks and webhook messages. Reach it through
 // [Client].Webhooks.
 //
-// Operations addressed by webhook id alone (Create, ListChannel, ListGuild,
+// Operations addressed by webhook id alone (Create, ListByChannel, ListByGuild,
 // Get, Modify, Delete) need the client's credential and the MANAGE_WEBHOOKS
 // permission. Operations that take the webhook's token (GetWithToken,
 // ModifyWithToken, DeleteWithToken, Execute, ExecuteChatCompat,
@@ -114,34 +113,6 @@ func WithReservedWebhookNames(words ...string) Option {
 	}
 }
 
-// validateWebhookName checks a webhook name or username override: 1-80
-// characters, not blank, none of the reserved words.
-func (c *Client) validateWebhookName(v *ValidationError, path, name string) {
-	n := utf8.RuneCountInString(name)
-	switch {
-	case strings.TrimSpace(name) == "":
-		v.Add(path, wire.CodeRequired, "1-%d characters, not blank", MaxWebhookName)
-	case n > MaxWebhookName:
-		v.Add(path, wire.CodeLength, "1-%d characters, got %d", MaxWebhookName, n)
-	}
-	words := c.reservedWebhookNames
-	if words == nil {
-		words = defaultReservedWebhookNames
-	}
-	lower := strings.ToLower(name)
-	for _, w := range words {
-		if strings.Contains(lower, strings.ToLower(w)) {
-			v.Add(path, wire.CodeInvalid, "must not contain %q", w)
-		}
-	}
-}
-
-func validateWebhookAvatar(v *ValidationError, path string, a Opt[ImageData]) {
-	if d, ok := a.Get(); ok && !d.valid() {
-		v.Add(path, wire.CodeInvalid, "not a base64 data URI of a png, jpeg, gif or webp image")
-	}
-}
-
 // WebhookCreateParams is the body of [WebhookService.Create].
 type WebhookCreateParams struct {
 	// Name is required: 1-80 characters, without the reserved words (see
@@ -151,6 +122,17 @@ type WebhookCreateParams struct {
 	Avatar Opt[ImageData] `json:"avatar,omitzero"`
 }
 
+func (p *WebhookCreateParams) validate(vc validation) error {
+	var v ValidationError
+	if p == nil {
+		v.Add("name", wire.CodeRequired, "params with a name are required")
+		return v.Err()
+	}
+	vc.validateWebhookName(&v, "name", p.Name)
+	validateImage(&v, "avatar", p.Avatar)
+	return v.Err()
+}
+
 // Create makes an incoming webhook in a channel, owned by the client's
 // application when a bot creates it. Requires MANAGE_WEBHOOKS. The name is
 // checked before sending (1-80 characters, no reserved word). Supports
@@ -158,14 +140,7 @@ type WebhookCreateParams struct {
 //
 // Spec: "Create Webhook" — POST /channels/{channel.id}/webhooks
 func (s *WebhookService) Create(ctx context.Context, channelID Snowflake, params *WebhookCreateParams, opts ...RequestOption) (*Webhook, error) {
-	var v ValidationError
-	if params == nil {
-		v.Add("name", wire.CodeRequired, "params with a name are required")
-		return nil, v.Err()
-	}
-	s.c.validateWebhookName(&v, "name", params.Name)
-	validateWebhookAvatar(&v, "avatar", params.Avatar)
-	if err := v.Err(); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	var w Webhook
@@ -176,10 +151,10 @@ func (s *WebhookService) Create(ctx context.Context, channelID Snowflake, params
 	return &w, nil
 }
 
-// ListChannel returns the webhooks of a channel. Requires MANAGE_WEBHOOKS.
+// ListByChannel returns the webhooks of a channel. Requires MANAGE_WEBHOOKS.
 //
 // Spec: "Get Channel Webhooks" — GET /channels/{channel.id}/webhooks
-func (s *WebhookService) ListChannel(ctx context.Context, channelID Snowflake, opts ...RequestOption) ([]Webhook, error) {
+func (s *WebhookService) ListByChannel(ctx context.Context, channelID Snowflake, opts ...RequestOption) ([]Webhook, error) {
 	var out []Webhook
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/channels/{channel.id}/webhooks", path: []any{channelID}, opts: opts}, &out); err != nil {
 		return nil, err
@@ -187,11 +162,11 @@ func (s *WebhookService) ListChannel(ctx context.Context, channelID Snowflake, o
 	return out, nil
 }
 
-// ListGuild returns the webhooks of every channel of a guild. Requires
+// ListByGuild returns the webhooks of every channel of a guild. Requires
 // MANAGE_WEBHOOKS.
 //
 // Spec: "Get Guild Webhooks" — GET /guilds/{guild.id}/webhooks
-func (s *WebhookService) ListGuild(ctx context.Context, guildID Snowflake, opts ...RequestOption) ([]Webhook, error) {
+func (s *WebhookService) ListByGuild(ctx context.Context, guildID Snowflake, opts ...RequestOption) ([]Webhook, error) {
 	var out []Webhook
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/guilds/{guild.id}/webhooks", path: []any{guildID}, opts: opts}, &out); err != nil {
 		return nil, err
@@ -236,25 +211,31 @@ type WebhookModifyParams struct {
 	ChannelID Opt[Snowflake] `json:"channel_id,omitzero"`
 }
 
+func (p *WebhookModifyParams) validate(vc validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	vc.validateModifyName(&v, p.Name)
+	validateImage(&v, "avatar", p.Avatar)
+	notNull(&v, "channel_id", p.ChannelID)
+	if id, ok := p.ChannelID.Get(); ok && id == 0 {
+		v.Add("channel_id", wire.CodeRequired, "channel_id cannot be zero")
+	}
+	return v.Err()
+}
+
 // Modify changes a webhook's name or avatar, or moves it to another channel.
 // Requires MANAGE_WEBHOOKS. Supports WithReason. Emits WEBHOOKS_UPDATE (for
 // both channels on a move).
 //
 // Spec: "Modify Webhook" — PATCH /webhooks/{webhook.id}
 func (s *WebhookService) Modify(ctx context.Context, webhookID Snowflake, params *WebhookModifyParams, opts ...RequestOption) (*Webhook, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &WebhookModifyParams{}
-	}
-	var v ValidationError
-	s.c.validateModifyName(&v, params.Name)
-	validateWebhookAvatar(&v, "avatar", params.Avatar)
-	if params.ChannelID.IsNull() {
-		v.Add("channel_id", wire.CodeNotNull, "channel_id cannot be null")
-	} else if id, ok := params.ChannelID.Get(); ok && id == 0 {
-		v.Add("channel_id", wire.CodeRequired, "channel_id cannot be zero")
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var w Webhook
 	if _, err := s.c.do(ctx, &request{method: http.MethodPatch, route: "/webhooks/{webhook.id}", path: []any{webhookID},
@@ -264,11 +245,12 @@ func (s *WebhookService) Modify(ctx context.Context, webhookID Snowflake, params
 	return &w, nil
 }
 
-func (c *Client) validateModifyName(v *ValidationError, name Opt[string]) {
-	if name.IsNull() {
-		v.Add("name", wire.CodeNotNull, "name cannot be null")
-	} else if n, ok := name.Get(); ok {
-		c.validateWebhookName(v, "name", n)
+// validateModifyName checks the optional name of a webhook modification:
+// Null is refused.
+func (vc validation) validateModifyName(v *ValidationError, name Opt[string]) {
+	notNull(v, "name", name)
+	if n, ok := name.Get(); ok {
+		vc.validateWebhookName(v, "name", n)
 	}
 }
 
@@ -282,19 +264,26 @@ type WebhookModifyWithTokenParams struct {
 	Avatar Opt[ImageData] `json:"avatar,omitzero"`
 }
 
+func (p *WebhookModifyWithTokenParams) validate(vc validation) error {
+	if p == nil {
+		return nil
+	}
+	var v ValidationError
+	vc.validateModifyName(&v, p.Name)
+	validateImage(&v, "avatar", p.Avatar)
+	return v.Err()
+}
+
 // ModifyWithToken changes a webhook's name or avatar by its token, sending no
 // credential; the answer has no user. Emits WEBHOOKS_UPDATE.
 //
 // Spec: "Modify Webhook with Token" — PATCH /webhooks/{webhook.id}/{webhook.token}
 func (s *WebhookService) ModifyWithToken(ctx context.Context, webhookID Snowflake, token string, params *WebhookModifyWithTokenParams, opts ...RequestOption) (*Webhook, error) {
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
+	}
 	if params == nil {
 		params = &WebhookModifyWithTokenParams{}
-	}
-	var v ValidationError
-	s.c.validateModifyName(&v, params.Name)
-	validateWebhookAvatar(&v, "avatar", params.Avatar)
-	if err := v.Err(); err != nil {
-		return nil, err
 	}
 	var w Webhook
 	if _, err := s.c.do(ctx, &request{method: http.MethodPatch, route: "/webhooks/{webhook.id}/{webhook.token}", path: []any{webhookID, token},

@@ -114,7 +114,10 @@ func chatCompatValidateExtra(v *ValidationError, path string, typed any, extra m
 	}
 }
 
-func validateChatCompat(p *ChatCompatPayload) error {
+func (p *ChatCompatPayload) validate(validation) error {
+	if p == nil {
+		p = &ChatCompatPayload{}
+	}
 	var v ValidationError
 	type plain ChatCompatPayload
 	chatCompatValidateExtra(&v, "", plain(*p), p.Extra, chatCompatUnsupported)
@@ -145,7 +148,7 @@ func (s *WebhookService) ExecuteChatCompat(ctx context.Context, webhookID Snowfl
 	if payload == nil {
 		payload = &ChatCompatPayload{}
 	}
-	if err := validateChatCompat(payload); err != nil {
+	if err := payload.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	return s.c.doMessage(ctx, &request{method: http.MethodPost, route: "/webhooks/{webhook.id}/{webhook.token}/chatcompat",
@@ -203,6 +206,26 @@ func (e RepoEvent) String() string { return string(e) }
 // RepoEventHeader is the header the code-hosting service names its event in.
 const RepoEventHeader = "X-GitHub-Event"
 
+// repoCompatPayload is what [WebhookService.ExecuteRepoCompat] sends: the
+// event header and the raw payload.
+type repoCompatPayload struct {
+	event   RepoEvent
+	payload json.RawMessage
+}
+
+func (p *repoCompatPayload) validate(validation) error {
+	var v ValidationError
+	if !slices.Contains(RepoEvents, p.event) {
+		v.Add("event", wire.CodeInvalid, "%q is not a supported event", p.event)
+	}
+	if len(p.payload) == 0 {
+		v.Add("payload", wire.CodeRequired, "the payload is required")
+	} else if !json.Valid(p.payload) {
+		v.Add("payload", wire.CodeInvalid, "the payload is not valid JSON")
+	}
+	return v.Err()
+}
+
 // ExecuteRepoCompat posts a code-hosting service's webhook payload (raw
 // JSON, as that service would deliver it to its payload URL), sending no
 // credential. event must be one of [RepoEvents]; it is sent in the
@@ -211,16 +234,7 @@ const RepoEventHeader = "X-GitHub-Event"
 //
 // Spec: "Execute repository-compatible Webhook" — POST /webhooks/{webhook.id}/{webhook.token}/repocompat
 func (s *WebhookService) ExecuteRepoCompat(ctx context.Context, webhookID Snowflake, token string, event RepoEvent, payload json.RawMessage, params *WebhookCompatParams, opts ...RequestOption) (*Message, error) {
-	var v ValidationError
-	if !slices.Contains(RepoEvents, event) {
-		v.Add("event", wire.CodeInvalid, "%q is not a supported event", event)
-	}
-	if len(payload) == 0 {
-		v.Add("payload", wire.CodeRequired, "the payload is required")
-	} else if !json.Valid(payload) {
-		v.Add("payload", wire.CodeInvalid, "the payload is not valid JSON")
-	}
-	if err := v.Err(); err != nil {
+	if err := (&repoCompatPayload{event, payload}).validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	return s.c.doMessage(ctx, &request{method: http.MethodPost, route: "/webhooks/{webhook.id}/{webhook.token}/repocompat",

@@ -74,36 +74,33 @@ const (
 	webhookEditFlagSet    = MessageFlagSuppressEmbeds | MessageFlagIsComponentsV2
 )
 
-func webhookNotNull[T any](v *ValidationError, path string, o Opt[T]) {
-	if o.IsNull() {
-		v.Add(path, wire.CodeNotNull, "%s cannot be null", path)
+func (p *WebhookExecuteParams) validate(vc validation) error {
+	if p == nil {
+		p = &WebhookExecuteParams{}
 	}
-}
-
-func (c *Client) validateExecute(p *WebhookExecuteParams) error {
 	var v ValidationError
-	webhookNotNull(&v, "wait", p.Wait)
-	webhookNotNull(&v, "thread_id", p.ThreadID)
-	webhookNotNull(&v, "with_components", p.WithComponents)
-	webhookNotNull(&v, "content", p.Content)
-	webhookNotNull(&v, "username", p.Username)
-	webhookNotNull(&v, "avatar_url", p.AvatarURL)
-	webhookNotNull(&v, "tts", p.TTS)
-	webhookNotNull(&v, "allowed_mentions", p.AllowedMentions)
-	webhookNotNull(&v, "flags", p.Flags)
-	webhookNotNull(&v, "thread_name", p.ThreadName)
-	webhookNotNull(&v, "poll", p.Poll)
+	notNull(&v, "wait", p.Wait)
+	notNull(&v, "thread_id", p.ThreadID)
+	notNull(&v, "with_components", p.WithComponents)
+	notNull(&v, "content", p.Content)
+	notNull(&v, "username", p.Username)
+	notNull(&v, "avatar_url", p.AvatarURL)
+	notNull(&v, "tts", p.TTS)
+	notNull(&v, "allowed_mentions", p.AllowedMentions)
+	notNull(&v, "flags", p.Flags)
+	notNull(&v, "thread_name", p.ThreadName)
+	notNull(&v, "poll", p.Poll)
 	if id, ok := p.ThreadID.Get(); ok && id == 0 {
 		v.Add("thread_id", wire.CodeRequired, "thread_id cannot be zero")
 	}
 	content, _ := p.Content.Get()
 	messageMaxLen(&v, "content", content, MaxMessageContent)
 	if u, ok := p.Username.Get(); ok {
-		c.validateWebhookName(&v, "username", u)
+		vc.validateWebhookName(&v, "username", u)
 	}
 	validateMessageEmbeds(&v, "embeds", p.Embeds)
 	if am, ok := p.AllowedMentions.Get(); ok {
-		am.validate(&v, "allowed_mentions")
+		validateAllowedMentions(&v, "allowed_mentions", am)
 	}
 	poll, hasPoll := p.Poll.Get()
 	if hasPoll {
@@ -169,7 +166,7 @@ func (s *WebhookService) Execute(ctx context.Context, webhookID Snowflake, token
 	if params == nil {
 		params = &WebhookExecuteParams{}
 	}
-	if err := s.c.validateExecute(params); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	r := &request{method: http.MethodPost, route: "/webhooks/{webhook.id}/{webhook.token}", path: []any{webhookID, token},
@@ -247,16 +244,19 @@ type WebhookMessageEditParams struct {
 	Poll Opt[PollCreate] `json:"poll,omitzero"`
 }
 
-func validateWebhookEdit(p *WebhookMessageEditParams) error {
+func (p *WebhookMessageEditParams) validate(validation) error {
+	if p == nil {
+		return nil
+	}
 	var v ValidationError
-	webhookNotNull(&v, "thread_id", p.ThreadID)
-	webhookNotNull(&v, "with_components", p.WithComponents)
+	notNull(&v, "thread_id", p.ThreadID)
+	notNull(&v, "with_components", p.WithComponents)
 	content, _ := p.Content.Get()
 	messageMaxLen(&v, "content", content, MaxMessageContent)
 	embeds, _ := p.Embeds.Get()
 	validateMessageEmbeds(&v, "embeds", embeds)
 	if am, ok := p.AllowedMentions.Get(); ok {
-		am.validate(&v, "allowed_mentions")
+		validateAllowedMentions(&v, "allowed_mentions", am)
 	}
 	poll, hasPoll := p.Poll.Get()
 	if hasPoll {
@@ -319,7 +319,7 @@ func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, t
 	if params == nil {
 		params = &WebhookMessageEditParams{}
 	}
-	if err := validateWebhookEdit(params); err != nil {
+	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
 	r := &request{method: http.MethodPatch, route: "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",

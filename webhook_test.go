@@ -62,12 +62,12 @@ var (
 	})
 	_ = registerLedger("Get Channel Webhooks", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
 		_, ch, _ := seedWebhook(srv)
-		_, err := c.Webhooks.ListChannel(ctx, ch.ID)
+		_, err := c.Webhooks.ListByChannel(ctx, ch.ID)
 		return err
 	})
 	_ = registerLedger("Get Guild Webhooks", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
 		g, _, _ := seedWebhook(srv)
-		_, err := c.Webhooks.ListGuild(ctx, g.ID)
+		_, err := c.Webhooks.ListByGuild(ctx, g.ID)
 		return err
 	})
 	_ = registerLedger("Get Webhook", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
@@ -141,27 +141,6 @@ var (
 	})
 )
 
-func requireWebhookProblem(t *testing.T, err error, path, code string) {
-	t.Helper()
-	var ve *guildkit.ValidationError
-	require.ErrorAs(t, err, &ve)
-	for _, p := range ve.Problems {
-		if p.Path == path && p.Code == code {
-			return
-		}
-	}
-	t.Errorf("no problem %s (%s) in %v", path, code, ve.Problems)
-}
-
-func requireWebhookAPIError(t *testing.T, err error, status int, code guildkit.ErrorCode) *guildkit.APIError {
-	t.Helper()
-	var ae *guildkit.APIError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, status, ae.Status, "status")
-	assert.Equal(t, code, ae.Code, "code: %v", ae)
-	return ae
-}
-
 func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
@@ -191,13 +170,13 @@ func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	require.Len(t, ev, 1)
 	assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: f.channel.ID}, ev[0].Data)
 
-	list, err := f.c.Webhooks.ListChannel(ctx, f.channel.ID)
+	list, err := f.c.Webhooks.ListByChannel(ctx, f.channel.ID)
 	require.NoError(t, err)
 	assert.Len(t, list, 2)
-	list, err = f.c.Webhooks.ListChannel(ctx, other.ID)
+	list, err = f.c.Webhooks.ListByChannel(ctx, other.ID)
 	require.NoError(t, err)
 	assert.Empty(t, list)
-	list, err = f.c.Webhooks.ListGuild(ctx, f.guild.ID)
+	list, err = f.c.Webhooks.ListByGuild(ctx, f.guild.ID)
 	require.NoError(t, err)
 	assert.Len(t, list, 2)
 
@@ -288,21 +267,21 @@ func TestWebhookPermissions(t *testing.T) {
 
 	_, err := pleb.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "x"})
 	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingPermissions)
-	_, err = pleb.Webhooks.ListChannel(ctx, f.channel.ID)
+	_, err = pleb.Webhooks.ListByChannel(ctx, f.channel.ID)
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
-	_, err = pleb.Webhooks.ListGuild(ctx, f.guild.ID)
+	_, err = pleb.Webhooks.ListByGuild(ctx, f.guild.ID)
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	_, err = pleb.Webhooks.Get(ctx, f.hook.ID)
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	_, err = pleb.Webhooks.Modify(ctx, f.hook.ID, &guildkit.WebhookModifyParams{Name: guildkit.Some("y")})
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
 	assert.ErrorIs(t, pleb.Webhooks.Delete(ctx, f.hook.ID), guildkit.ErrForbidden)
-	_, err = f.c.Webhooks.ListGuild(ctx, 4242)
+	_, err = f.c.Webhooks.ListByGuild(ctx, 4242)
 	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownGuild)
 	stranger := f.srv.ClientAs(f.srv.AddUser(guildkit.User{Username: "stranger"}).ID)
-	_, err = stranger.Webhooks.ListGuild(ctx, f.guild.ID)
+	_, err = stranger.Webhooks.ListByGuild(ctx, f.guild.ID)
 	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
-	_, err = stranger.Webhooks.ListChannel(ctx, f.channel.ID)
+	_, err = stranger.Webhooks.ListByChannel(ctx, f.channel.ID)
 	requireWebhookAPIError(t, err, http.StatusForbidden, guildkit.CodeMissingAccess)
 
 	// A role with MANAGE_WEBHOOKS is enough.
@@ -1122,19 +1101,6 @@ func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 	assert.Contains(t, string(raw), `"attachments"`)
 	assert.Contains(t, string(raw), "IS_COMPONENTS_V2")
-}
-
-func problemPathsWithPrefix(t *testing.T, err error, prefix string) []string {
-	t.Helper()
-	var ve *guildkit.ValidationError
-	require.ErrorAs(t, err, &ve)
-	var out []string
-	for _, p := range ve.Problems {
-		if strings.HasPrefix(p.Path, prefix) {
-			out = append(out, p.Path+" ("+p.Code+")")
-		}
-	}
-	return out
 }
 
 func TestWebhookExecuteComponents(t *testing.T) {
