@@ -1,6 +1,9 @@
 package guildkit
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -437,4 +440,85 @@ func messageMaxLen(v *ValidationError, path, s string, max int) int {
 		v.Add(path, wire.CodeLength, "at most %d characters, got %d", max, n)
 	}
 	return n
+}
+
+func validateMessageFiles(v *ValidationError, files []File) {
+	if len(files) > maxWebhookMessageFiles {
+		v.Add("files", wire.CodeLength, "at most %d files, got %d", maxWebhookMessageFiles, len(files))
+	}
+	for i, f := range files {
+		if f.Name == "" {
+			v.Add(fmt.Sprintf("files[%d].name", i), wire.CodeRequired, "a file needs a name")
+		}
+		if f.Reader == nil {
+			v.Add(fmt.Sprintf("files[%d].reader", i), wire.CodeRequired, "a file needs a Reader")
+		}
+	}
+}
+
+// messageFileAttachments returns the attachments list to send with files: the
+// caller's entries (describing files by index, or naming attachments to
+// keep) with an entry added for every file not described.
+func messageFileAttachments(given []PartialAttachment, files []File) []PartialAttachment {
+	out := slices.Clone(given)
+	for i, f := range files {
+		found := false
+		for j, a := range out {
+			if int(a.ID) == i && a.ID < Snowflake(len(files)) {
+				if a.Filename == "" {
+					out[j].Filename = f.Name
+				}
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, PartialAttachment{ID: Snowflake(i), Filename: f.Name})
+		}
+	}
+	return out
+}
+
+func messageFileParts(files []File) []formPart {
+	parts := make([]formPart, len(files))
+	for i, f := range files {
+		parts[i] = filePart(fmt.Sprintf("files[%d]", i), f)
+	}
+	return parts
+}
+
+// validateMessageComponents checks a message's component tree with
+// [components.Validate] in the matching mode (V2 or legacy; non-interactive
+// only unless the webhook is application-owned), merging the problems under
+// "components", and reports whether there is a tree.
+func validateMessageComponents(v *ValidationError, comps components.List, v2, appOwned bool) bool {
+	if len(comps) == 0 {
+		return false
+	}
+	target := components.LegacyMessage
+	if v2 {
+		target = components.V2Message
+	}
+	if !appOwned {
+		target |= components.NonInteractive
+	}
+	if err := components.Validate(target, comps...); err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			v.Merge("components", ve)
+		} else {
+			v.Add("components", wire.CodeInvalid, "%v", err)
+		}
+	}
+	return true
+}
+
+// messageLooksV2 reports whether a tree can only be a Components V2
+// message's: a top-level component that is not an action row.
+func messageLooksV2(comps components.List) bool {
+	for _, c := range comps {
+		if c != nil && c.Type() != components.TypeActionRow {
+			return true
+		}
+	}
+	return false
 }

@@ -349,3 +349,18 @@ func (s *Server) Permissions(guildID, userID guildkit.Snowflake) guildkit.Permis
 	defer s.mu.Unlock()
 	return s.mustGuild(guildID).permissions(userID)
 }
+
+// everyoneCan reports whether @everyone holds perm in ch: the @everyone
+// role's permissions with the channel's @everyone overwrite applied.
+func (gs *guildState) everyoneCan(ch *guildkit.Channel, perm guildkit.Permissions) bool {
+	p := gs.roles[gs.guild.ID].Permissions
+	if p.Has(guildkit.PermissionAdministrator) {
+		return true
+	}
+	for _, ow := range ch.PermissionOverwrites {
+		if ow.Type == guildkit.OverwriteTypeRole && ow.ID == gs.guild.ID {
+			p = p&^ow.Deny | ow.Allow
+		}
+	}
+	return p.Has(perm)
+}
