@@ -471,6 +471,28 @@ func (m *MemoryStore) InvalidRequests(_ context.Context, token string) (int, err
 	return ts.invalidCount(time.Now()), nil
 }
 
+// Keys lists what the store holds, as "token/bucket-or-route/major" and
+// "token/global", each with the time left before it is dropped as idle; for
+// the conformance suite's check that no key names a token.
+func (m *MemoryStore) Keys(_ context.Context) ([]Key, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	var out []Key
+	for k, b := range m.buckets {
+		name := k.id
+		if name == "" {
+			name = k.route.method + " " + k.route.route
+		}
+		tok := k.route.token
+		out = append(out, Key{Name: tok + "/" + name + "/" + k.major, TTL: max(b.lastUsed.Add(m.idleTTL).Sub(now), b.resetAt.Sub(now), time.Nanosecond)})
+	}
+	for tok := range m.tokens {
+		out = append(out, Key{Name: tok + "/global", TTL: m.idleTTL})
+	}
+	return out, nil
+}
+
 // Len returns how many buckets the store holds.
 func (m *MemoryStore) Len() int {
 	m.mu.Lock()

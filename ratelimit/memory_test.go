@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit/ratelimit"
+	"github.com/seed012df1e9/guildkit/ratelimit/storetest"
 )
 
 func TestSlidingWindow(t *testing.T) {
@@ -72,4 +73,11 @@ func TestMemoryGlobalSlidingWindow(t *testing.T) {
 	require.NoError(t, m.Reserve(ctx, r))
 	assert.Zero(t, r.Wait, "the oldest left the window")
 	require.NoError(t, m.Release(ctx, r))
+}
+
+func TestMemoryStoreConformance(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, cfg storetest.Config) ratelimit.Store {
+		return ratelimit.NewMemoryStore(ratelimit.MemoryOptions{ClaimTTL: cfg.ClaimTTL})
+	})
 }

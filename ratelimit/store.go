@@ -181,6 +181,14 @@ const DefaultIdleTTL = 10 * time.Minute
 // after it another request may try.
 const DefaultClaimTTL = 10 * time.Second
 
+// Key is a key a store holds, with the time left before it expires, as a
+// store that can list its keys reports it (the conformance suite checks that
+// none names a token and that all expire).
+type Key struct {
+	Name string
+	TTL  time.Duration // 0: never expires
+}
+
 // TokenHash names a credential in a store: the first 16 bytes of its
 // SHA-256, in hex. It never reveals the token. The empty credential (calls
 // that need none, such as webhook-token calls) is "none".
