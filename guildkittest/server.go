@@ -170,7 +170,6 @@ func (s *Server) resetState() {
 	s.requests = nil
 	s.inv.events = nil
 	s.webhooks = nil
-	s.membersIntentOff = false
 }
 
 // Reset empties the server, as if it had just started, keeping its options,
