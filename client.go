@@ -139,7 +139,7 @@ func WithLogger(l *slog.Logger) Option {
 // turns retries off.
 //
 // Which failures are retried: a 429 always (after the wait the service asks
-// for); 502, 503, 504 and connection errors only for GET, HEAD, PUT and
+// for); 408, 502, 503, 504 and connection errors only for GET, HEAD, PUT and
 // DELETE, never for POST or PATCH, so a request that may have taken effect is
 // not sent twice. A body that cannot be rewound (a non-seekable file) is
 // never sent twice.
