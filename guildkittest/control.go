@@ -71,7 +71,13 @@ func (s *Server) controlHandler() http.Handler {
 		controlJSON(w, http.StatusOK, st)
 	})
 	api("GET events", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, s.eventsJSON()) })
-	api("GET requests", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, s.Requests()) })
+	api("GET requests", func(w http.ResponseWriter, r *http.Request) {
+		reqs := s.Requests()
+		if reqs == nil {
+			reqs = []Request{}
+		}
+		controlJSON(w, http.StatusOK, reqs)
+	})
 	api("GET events/stream", func(w http.ResponseWriter, r *http.Request) { s.stream(w, r, "event") })
 	api("GET requests/stream", func(w http.ResponseWriter, r *http.Request) { s.stream(w, r, "request") })
 	api("GET feed", func(w http.ResponseWriter, r *http.Request) { s.stream(w, r, "") })

@@ -148,8 +148,8 @@ async function refresh() {
 
 async function loadLogs() {
   const [events, requests] = await Promise.all([fetch(api("events")).then((r) => r.json()), fetch(api("requests")).then((r) => r.json())]);
-  for (const e of events.slice(-200)) addFeedItem("events", eventText(e));
-  for (const r of requests.slice(-200)) addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
+  for (const e of (events || []).slice(-200)) addFeedItem("events", eventText(e));
+  for (const r of (requests || []).slice(-200)) addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
 }
 
 function connect() {
