@@ -23,6 +23,13 @@
 //	                     there at shutdown (written to a temporary file, then renamed)
 //	-admin-token TOKEN   the control API's token; required by the control API when -addr is
 //	                     not a loopback address (a random one is made and printed when unset)
+//	-global-limit N      at most N requests a second in all, as the platform's global limit
+//	                     (default 50; 0 turns it off)
+//	-global-window KIND  how the global limit is counted: fixed-window (default, as the
+//	                     reference platform behaves), sliding-window or token-bucket
+//	-route-limit SPEC    limit a route per major parameter, "GET /guilds/{guild.id}=5/1s";
+//	                     repeat the flag for more routes
+//	-latency D           delay every answer by D, as a distant deployment would
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
 // #general channel and a webhook in it.
@@ -40,8 +47,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/guildkittest"
@@ -69,6 +78,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	seedFile := fs.String("seed", "", "load a seed from `FILE` (JSON)")
 	stateFile := fs.String("state", "", "load the state from `FILE` at start when it exists; save it there at shutdown")
 	adminToken := fs.String("admin-token", "", "the control API's `TOKEN` (required off loopback; made when unset)")
+	globalLimit := fs.Int("global-limit", 50, "at most `N` requests a second in all; 0 turns the global limit off")
+	globalWindow := fs.String("global-window", "fixed-window", "how the global limit is counted: fixed-window, sliding-window or token-bucket")
+	latency := fs.Duration("latency", 0, "delay every answer by `D`")
+	var routeLimits []guildkittest.Option
+	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
+		o, err := parseRouteLimit(v)
+		if err == nil {
+			routeLimits = append(routeLimits, o)
+		}
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -89,7 +109,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 
-	var opts []guildkittest.Option
+	opts := routeLimits
+	switch {
+	case *globalLimit < 0:
+		return fmt.Errorf("%w: -global-limit: %d is negative", errUsage, *globalLimit)
+	case *globalLimit > 0:
+		opts = append(opts, guildkittest.WithGlobalLimit(*globalLimit, time.Second))
+	}
+	window, ok := globalWindows[*globalWindow]
+	if !ok {
+		return fmt.Errorf("%w: -global-window: %q is not fixed-window, sliding-window or token-bucket", errUsage, *globalWindow)
+	}
+	opts = append(opts, guildkittest.WithGlobalWindow(window))
+	if *latency < 0 {
+		return fmt.Errorf("%w: -latency: %s is negative", errUsage, *latency)
+	}
+	if *latency > 0 {
+		opts = append(opts, guildkittest.WithLatency(*latency))
+	}
 	loopback, err := isLoopback(*addr)
 	if err != nil {
 		return fmt.Errorf("%w: -addr: %v", errUsage, err)
@@ -156,6 +193,31 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "# state saved to %s\n", *stateFile)
 	}
 	return nil
+}
+
+var globalWindows = map[string]guildkittest.GlobalWindow{
+	"fixed-window":   guildkittest.FixedWindow,
+	"sliding-window": guildkittest.SlidingWindow,
+	"token-bucket":   guildkittest.TokenBucket,
+}
+
+// parseRouteLimit reads "GET /guilds/{guild.id}=5/1s".
+func parseRouteLimit(v string) (guildkittest.Option, error) {
+	route, limit, ok := strings.Cut(v, "=")
+	n, per, ok2 := strings.Cut(limit, "/")
+	method, tmpl, ok3 := strings.Cut(route, " ")
+	if !ok || !ok2 || !ok3 || method == "" || !strings.HasPrefix(tmpl, "/") {
+		return nil, fmt.Errorf("%q is not of the form \"GET /guilds/{guild.id}=5/1s\"", v)
+	}
+	count, err := strconv.Atoi(n)
+	if err != nil || count < 1 {
+		return nil, fmt.Errorf("%q: the count must be a whole number of at least 1", v)
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return nil, fmt.Errorf("%q: the period must be a positive duration such as 1s", v)
+	}
+	return guildkittest.WithRouteLimit(route, count, d), nil
 }
 
 // demo seeds a guild with a #general channel and a webhook in it.

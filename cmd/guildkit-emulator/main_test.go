@@ -140,6 +140,21 @@ func TestSeedThenGetGuild(t *testing.T) {
 	e.stop(t)
 }
 
+// TestRateLimitFlags: a route limit from the command line is enforced with
+// the platform's headers and a 429 past it.
+func TestRateLimitFlags(t *testing.T) {
+	e := start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"), "-route-limit", "GET /guilds/{guild.id}=2/1h")
+	url := e.vars["GUILDKIT_BASE_URL"] + "/guilds/200000000000000001"
+	auth := map[string]string{"Authorization": "Bot " + e.vars["GUILDKIT_TOKEN"]}
+	var got []int
+	for range 3 {
+		status, _ := getJSON(t, url, auth)
+		got = append(got, status)
+	}
+	assert.Equal(t, []int{200, 200, 429}, got)
+	e.stop(t)
+}
+
 // TestStateSurvivesRestart changes the state, stops the emulator with
 // SIGTERM, starts it again on the same state file and compares the whole
 // state, as the control API shows it, before and after.
@@ -231,7 +246,8 @@ func TestBadSeedSaysWhere(t *testing.T) {
 
 // TestBadFlags: a usage error exits 2.
 func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}} {
+	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}, {"-global-limit", "-1"},
+		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}} {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out, err := cmd.CombinedOutput()
