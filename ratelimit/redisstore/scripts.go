@@ -71,6 +71,11 @@ if route ~= '' then
       save(bkey, b, idle)
     end
     if b.rem <= 0 then
+      if b.rp == 1 then
+        -- Used up before the window's first answer: that answer tells its
+        -- end, so look again soon.
+        return {0, math.max(math.min(poll, b.rst - now), 1) * 1000, 0, 1, id, 0, 0, ''}
+      end
       return {0, math.max(b.rst - now, 1) * 1000, 0, 0, id, 0, 0, ''}
     end
   end
