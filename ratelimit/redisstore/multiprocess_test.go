@@ -277,7 +277,9 @@ func multiProcessScenario(t testing.TB, rs *redisServer, procs int) mpRun {
 
 // TestMultiProcess: 4 and 8 processes sharing the Redis store keep the
 // token's limits together: every call succeeds, no global 429, at most one
-// 429 per bucket (discovery), and the wall time is within 1.1× the ideal.
+// 429 per bucket (discovery), and the wall time is within 1.1× the ideal
+// (checked in builds without the race detector, which slows every process
+// several times over on a small machine).
 func TestMultiProcess(t *testing.T) {
 	rs := startRedis(t)
 	for _, procs := range []int{4, 8} {
@@ -298,6 +300,10 @@ func TestMultiProcess(t *testing.T) {
 			ratio := run.wall.Seconds() / mpIdeal.Seconds()
 			t.Logf("%d processes: wall %v, %.3f× ideal, %d 429s (%d global; by bucket %v)", procs, run.wall, ratio,
 				run.srv.RateLimited(), run.srv.GlobalRateLimited(), run.srv.RateLimitedByBucket())
+			if raceEnabled {
+				t.Log("built with -race: the wall time is not checked (.ci/run checks it in a build without)")
+				return
+			}
 			assert.LessOrEqual(t, ratio, 1.1, "wall %v against ideal %v", run.wall, mpIdeal)
 		})
 	}
