@@ -28,7 +28,7 @@ import (
 // minutes are dropped as requests are made; the client runs no goroutine.
 //
 // The global limit is a sliding window: at most 50 requests in any window of
-// one second (plus a margin of 30ms for the time requests take to travel),
+// one second (plus a margin of 20ms for the time requests take to travel),
 // so that no second of the service's count, however it places its windows,
 // sees more than 50.
 

@@ -159,3 +159,14 @@ func TestSharedMemoryStore(t *testing.T) {
 	_, err = guildkit.New(nil, guildkit.WithBaseURL("https://x.example/api"), guildkit.WithRateLimitStore(nil))
 	assert.ErrorContains(t, err, "WithRateLimitStore")
 }
+
+func TestRateLimitEventKindString(t *testing.T) {
+	t.Parallel()
+	for k, want := range map[guildkit.RateLimitEventKind]string{
+		guildkit.RateLimitWait: "wait", guildkit.RateLimitHit: "hit",
+		guildkit.RateLimitStoreDown: "store-down", guildkit.RateLimitStoreUp: "store-up",
+		guildkit.RateLimitEventKind(9): "RateLimitEventKind(9)",
+	} {
+		assert.Equal(t, want, k.String())
+	}
+}

@@ -134,6 +134,9 @@ func (ts *tokenState) answered(g GlobalLimit, slot int64, at time.Time, now time
 	if g.Limit <= 0 || i < 0 || i >= len(ts.sent) || !ts.sent[i].at.Equal(at) {
 		return
 	}
+	if now.Sub(at) <= max(g.Margin, lateFloor) {
+		return // answered within the margin: the margin covers it
+	}
 	if t := now.Add(-g.Margin); t.After(at) {
 		if !ts.sent[i].late {
 			ts.sent[i].late = true
@@ -142,6 +145,11 @@ func (ts *tokenState) answered(g GlobalLimit, slot int64, at time.Time, now time
 		ts.sent[i].at = t
 	}
 }
+
+// lateFloor is the least delay of an answer that moves its send in the
+// global window: below it, the margin of a very high rate (a few
+// nanoseconds) would move every send for nothing.
+const lateFloor = time.Millisecond
 
 // resize keeps the newest send times in a ring of n entries.
 func (ts *tokenState) resize(n int) {
@@ -187,6 +195,7 @@ type bucket struct {
 	resetAt    time.Time // when the current window ends; zero when not yet known
 	gen        int64     // counts windows, so a late answer from an old one is not applied to the new
 	inflight   int       // reserved and not yet answered
+	cur        int       // of those, reserved in the current window
 	claimUntil time.Time // while undiscovered: when the discovery claim lapses
 	lastUsed   time.Time
 	wake       chan struct{} // closed when the state changes; nil when nobody waits
@@ -228,9 +237,12 @@ func (b *bucket) check(now time.Time) (wait time.Duration, pending bool) {
 	case b.unlimited:
 	default:
 		if !b.resetAt.IsZero() && !now.Before(b.resetAt) {
-			// The window is over: a new one with the full limit begins. Its
-			// end is learned from the first answer in it.
-			b.remaining = b.limit
+			// The window is over: a new one with the full limit begins, less
+			// the requests of the last window still in flight, which may yet
+			// reach the service in the new one. Its end is learned from the
+			// first answer in it.
+			b.remaining = max(b.limit-b.cur, 0)
+			b.cur = 0
 			b.resetAt = time.Time{}
 			b.gen++
 		}
@@ -257,6 +269,7 @@ func (b *bucket) take(now time.Time, claimTTL time.Duration) (claim bool) {
 		claim = true
 	} else if !b.unlimited {
 		b.remaining--
+		b.cur++
 	}
 	b.inflight++
 	return claim
@@ -350,6 +363,7 @@ func (m *MemoryStore) Release(_ context.Context, r *Reservation) error {
 	b.inflight--
 	if tk.Gen == b.gen && b.discovered && !b.unlimited && !tk.Claim {
 		b.remaining++
+		b.cur = max(b.cur-1, 0)
 	}
 	b.notify()
 	return nil
@@ -383,6 +397,8 @@ func (m *MemoryStore) Observe(_ context.Context, r *Reservation, o *Observation)
 		b = m.bucketFor(r, now)
 		tk.Gen = b.gen
 		b.inflight++
+	} else if tk.Gen == b.gen && !tk.Claim {
+		b.cur = max(b.cur-1, 0)
 	}
 	b.inflight--
 	if o.Status == 0 {
@@ -451,7 +467,10 @@ func (m *MemoryStore) learn(r *Reservation, b *bucket, gen int64, o *Observation
 		return b
 	}
 	if first {
-		b.remaining = o.Remaining
+		// Requests still in flight on a bucket not yet known (a claim taken
+		// under the bucket's id while this one was answered under its
+		// route) count against what the answer says is left.
+		b.remaining = max(o.Remaining-b.inflight, 0)
 	} else {
 		b.remaining = min(b.remaining, o.Remaining)
 	}

@@ -133,8 +133,8 @@ type GlobalLimit struct {
 // DefaultMargin is added to a one-second global window so that requests
 // sent at most Limit per window still arrive at most Limit per window when
 // the time they take to travel varies by less than this. Other windows get
-// the same share of their length (3%).
-const DefaultMargin = 30 * time.Millisecond
+// the same share of their length (2%).
+const DefaultMargin = 20 * time.Millisecond
 
 // maxGlobalLog bounds the sends a global window remembers: a higher rate is
 // kept over a shorter window.

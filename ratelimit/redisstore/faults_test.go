@@ -154,7 +154,7 @@ func TestMultiProcessRedisStops(t *testing.T) {
 	for i := range procs {
 		children = append(children, startChild(t, childOrders{
 			BaseURL: srv.BaseURL(), Token: srv.Token(), Redis: rs.Addr(), Guilds: guilds,
-			Calls: mpCalls / procs, First: i * (mpCalls / procs), Workers: 10, Retry: 200 * time.Millisecond,
+			Total: mpCalls, Calls: mpCalls / procs, First: i, Stride: procs, Workers: 15, Retry: 200 * time.Millisecond,
 		}))
 	}
 	for _, ch := range children {

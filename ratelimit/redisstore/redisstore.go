@@ -75,6 +75,7 @@ type Store struct {
 	nextProbe time.Time // while down: when to try Redis again
 	lastLocal time.Time // the last send the fallback admitted
 	outages   uint64    // how many times Redis was found unreachable
+	upSince   time.Time // when Redis was last found back
 }
 
 // New returns a Store keeping its state in rdb (a single node, a Sentinel
@@ -126,18 +127,25 @@ func (s *Store) useRedis() bool {
 	return true
 }
 
-// result records how a Redis call went; it reports whether err means Redis
-// could not be reached (as opposed to an error Redis answered with, or the
-// caller giving up).
-func (s *Store) result(ctx context.Context, err error) (unreachable bool) {
+// result records how a Redis call begun at start went; it reports whether
+// err means Redis could not be reached (as opposed to an error Redis
+// answered with, or the caller giving up).
+func (s *Store) result(ctx context.Context, err error, start time.Time) (unreachable bool) {
 	if err != nil && (ctx.Err() != nil || isReply(err)) {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err == nil {
-		s.down = nil
+		if s.down != nil {
+			s.down, s.upSince = nil, time.Now()
+		}
 		return false
+	}
+	if s.down == nil && start.Before(s.upSince) {
+		// A call begun before Redis was found back failed late: it says
+		// nothing of Redis now. This call falls back; the store stays up.
+		return true
 	}
 	if s.down == nil {
 		s.outages++
@@ -210,8 +218,9 @@ func (s *Store) Reserve(ctx context.Context, r *ratelimit.Reservation) error {
 	r.Ticket = ratelimit.Ticket{}
 	r.Fallback, r.FallbackErr = false, nil
 	if s.useRedis() {
+		start := time.Now()
 		err := s.reserveRedis(ctx, r)
-		if !s.result(ctx, err) {
+		if !s.result(ctx, err, start) {
 			r.Epoch = s.epoch(false)
 			if err == nil && r.Ticket.Held {
 				if wait := s.handover(r.Global, false); wait > 0 {
@@ -314,8 +323,9 @@ func (s *Store) Release(ctx context.Context, r *ratelimit.Reservation) error {
 	if tk.Claim {
 		claim = 1
 	}
+	start := time.Now()
 	err := releaseScript.Run(ctx, s.rdb, []string{tk.Key}, tk.Gen, claim, s.o.IdleTTL.Milliseconds()).Err()
-	if s.result(ctx, err) {
+	if s.result(ctx, err, start) {
 		return nil // Redis is gone: the claim's TTL frees it
 	}
 	return err
@@ -339,11 +349,12 @@ func (s *Store) Observe(ctx context.Context, r *ratelimit.Reservation, o *rateli
 	if o.HasReset {
 		reset = o.ResetAfter.Milliseconds()
 	}
+	start := time.Now()
 	v, err := observeScript.Run(ctx, s.rdb, []string{p + ":r:" + route, p + ":pause", tk.Key, p + ":gl"},
 		p, route, r.Major, o.Status, b2i(o.Limited), o.Limit, o.Remaining, reset, o.Bucket,
 		o.RetryAfter.Milliseconds(), b2i(o.Global), o.Scope, b2i(tk.Held), tk.Gen, b2i(tk.Claim),
 		s.o.IdleTTL.Milliseconds(), tk.Slot, r.Global.Margin.Microseconds()).Text()
-	if s.result(ctx, err) {
+	if s.result(ctx, err, start) {
 		// Redis is gone: what the answer said still counts here.
 		return s.local.Observe(ctx, r, o)
 	}
@@ -364,8 +375,9 @@ func b2i(b bool) int {
 func (s *Store) InvalidRequests(ctx context.Context, token string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	defer cancel()
+	start := time.Now()
 	n, err := invalidScript.Run(ctx, s.rdb, []string{prefix(token) + ":inv"}, prefix(token)).Int()
-	if s.result(ctx, err) {
+	if s.result(ctx, err, start) {
 		return s.local.InvalidRequests(ctx, token)
 	}
 	return n, err

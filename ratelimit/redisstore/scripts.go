@@ -11,7 +11,8 @@ import "github.com/redis/go-redis/v9"
 // A bucket is a hash: d (discovered), u (unlimited), l (limit), rem
 // (remaining), rst (the window's end, ms; 0 unknown), rp (rst is
 // provisional: a new window's end before its first answer), g (window
-// generation), cl (while undiscovered: when the discovery claim lapses, ms).
+// generation), cl (while undiscovered: when the discovery claim lapses, ms),
+// cur (slots taken in the current window and not yet answered).
 
 // common is the head of every script: the time, and how to read a bucket.
 const common = `
@@ -20,11 +21,11 @@ local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local now = math.floor(now_us / 1000)
 local function num(v) return tonumber(v) or 0 end
 local function load(key)
-  local v = redis.call('HMGET', key, 'd', 'u', 'l', 'rem', 'rst', 'rp', 'g', 'cl')
-  return {d = num(v[1]), u = num(v[2]), l = num(v[3]), rem = num(v[4]), rst = num(v[5]), rp = num(v[6]), g = num(v[7]), cl = num(v[8])}
+  local v = redis.call('HMGET', key, 'd', 'u', 'l', 'rem', 'rst', 'rp', 'g', 'cl', 'cur')
+  return {d = num(v[1]), u = num(v[2]), l = num(v[3]), rem = num(v[4]), rst = num(v[5]), rp = num(v[6]), g = num(v[7]), cl = num(v[8]), cur = num(v[9])}
 end
 local function save(key, b, idle)
-  redis.call('HSET', key, 'd', b.d, 'u', b.u, 'l', b.l, 'rem', b.rem, 'rst', b.rst, 'rp', b.rp, 'g', b.g, 'cl', b.cl)
+  redis.call('HSET', key, 'd', b.d, 'u', b.u, 'l', b.l, 'rem', b.rem, 'rst', b.rst, 'rp', b.rp, 'g', b.g, 'cl', b.cl, 'cur', b.cur)
   local ttl = idle
   if b.rst > now then ttl = ttl + (b.rst - now) end
   if b.cl > now then ttl = ttl + (b.cl - now) end
@@ -63,9 +64,12 @@ if route ~= '' then
     end
   elseif b.u ~= 1 then
     if b.rst > 0 and now >= b.rst then
-      -- The window is over: a new one with the full limit begins; its end
-      -- is provisional until its first answer.
-      b.rem = b.l
+      -- The window is over: a new one with the full limit begins, less the
+      -- last window's requests still in flight (they may yet reach the
+      -- service in the new one); its end is provisional until its first
+      -- answer.
+      b.rem = math.max(b.l - b.cur, 0)
+      b.cur = 0
       b.rst = now + claimTTL
       b.rp = 1
       b.g = b.g + 1
@@ -100,6 +104,7 @@ if b ~= nil then
     claim = 1
   elseif b.u ~= 1 then
     b.rem = b.rem - 1
+    b.cur = b.cur + 1
   end
   save(bkey, b, idle)
 end
@@ -116,6 +121,7 @@ if ARGV[2] == '1' then
   if b.d ~= 1 then b.cl = 0 end
 elseif num(ARGV[1]) == b.g and b.d == 1 and b.u ~= 1 then
   b.rem = b.rem + 1
+  b.cur = math.max(b.cur - 1, 0)
 end
 save(KEYS[1], b, tonumber(ARGV[3]))
 return 1
@@ -143,7 +149,7 @@ if slot ~= '0' and status ~= 0 then
   -- answered later than the margin keeps its place in the global window
   -- from its answer, less the margin.
   local sc = redis.call('ZSCORE', KEYS[4], slot)
-  if sc and now_us - margin > tonumber(sc) then
+  if sc and now_us - tonumber(sc) > math.max(margin, 1000) then
     redis.call('ZADD', KEYS[4], 'XX', now_us - margin, slot)
   end
 end
@@ -172,6 +178,9 @@ if not held or bkey == '' then
   gen = num(redis.call('HGET', bkey, 'g'))
 end
 local b = load(bkey)
+if held and not claim and gen == b.g then
+  b.cur = math.max(b.cur - 1, 0)
+end
 if status == 0 then
   -- No answer: give the slot back unless the window moved on.
   if claim then
@@ -202,6 +211,11 @@ if tooMany and (global or scope == 'shared') then
   return bucket
 end
 local first = b.d ~= 1
+-- Another request's claim on the bucket under its id, taken while this one
+-- was answered under its route, is in flight: it counts against what the
+-- answer says is left.
+local otherClaim = 0
+if first and b.cl > now then otherClaim = 1 end
 b.d = 1
 b.cl = 0
 if tooMany then
@@ -226,7 +240,7 @@ if gen ~= b.g and not first then
   return bucket
 end
 if first then
-  b.rem = remaining
+  b.rem = math.max(remaining - otherClaim, 0)
 else
   b.rem = math.min(b.rem, remaining)
 end

@@ -212,18 +212,25 @@ func testMerge(t *testing.T, s ratelimit.Store, tok string) {
 
 func testLateAnswer(t *testing.T, s ratelimit.Store, tok string) {
 	route := "/guilds/{guild.id}/invites"
-	discover(t, s, res(tok, route, "1"), limited("l", 2, 1, 200*time.Millisecond))
+	discover(t, s, res(tok, route, "1"), limited("l", 3, 2, 200*time.Millisecond))
 	late := reserve(t, s, res(tok, route, "1"))
 	require.Zero(t, late.Wait)
 	time.Sleep(250 * time.Millisecond)
-	// A new window; then the old request's answer arrives, saying 0 left.
-	r := reserve(t, s, res(tok, route, "1"))
-	require.Zero(t, r.Wait)
-	observe(t, s, r, limited("l", 2, 1, 300*time.Millisecond))
-	observe(t, s, late, limited("l", 2, 0, 0))
-	r = reserve(t, s, res(tok, route, "1"))
-	assert.Zero(t, r.Wait, "an answer from an old window says nothing of this one")
-	require.NoError(t, s.Release(ctx, r))
+	// A new window: its limit less the request of the last one still in
+	// flight, which may yet reach the service in this one.
+	r1 := reserve(t, s, res(tok, route, "1"))
+	require.Zero(t, r1.Wait)
+	r2 := reserve(t, s, res(tok, route, "1"))
+	require.Zero(t, r2.Wait)
+	r3 := reserve(t, s, res(tok, route, "1"))
+	assert.Positive(t, r3.Wait, "the request still in flight counts against the new window")
+	// The old request's answer, saying 0 left, says nothing of this window.
+	observe(t, s, late, limited("l", 3, 0, 0))
+	require.NoError(t, s.Release(ctx, r2))
+	r3 = reserve(t, s, res(tok, route, "1"))
+	assert.Zero(t, r3.Wait, "an answer from an old window says nothing of this one")
+	require.NoError(t, s.Release(ctx, r3))
+	observe(t, s, r1, limited("l", 3, 2, 300*time.Millisecond))
 }
 
 func testNoAnswer(t *testing.T, s ratelimit.Store, tok string) {
