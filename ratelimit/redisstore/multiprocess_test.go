@@ -36,10 +36,10 @@ const childEnv = "GUILDKIT_REDISSTORE_CHILD"
 
 // childOrders is what a child is told to do.
 type childOrders struct {
-	BaseURL  string
-	Token    string
-	Redis    string // the Redis address; "" for no store (the process alone)
-	Guilds   []guildkit.Snowflake
+	BaseURL string
+	Token   string
+	Redis   string // the Redis address; "" for no store (the process alone)
+	Guilds  []guildkit.Snowflake
 	// The scenario's calls are numbered 0..Total-1: call j lists the roles
 	// of guild j%len(Guilds) when j < Total/2, and gets it otherwise. The
 	// child makes Calls of them: First, First+Stride, ...
