@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -53,13 +54,35 @@ func NewMemoryStore(o MemoryOptions) *MemoryStore {
 // tokenState is what the store knows of one token beyond its buckets.
 type tokenState struct {
 	pauseUntil time.Time // the global pause after a global 429
-	// sent holds the send times of the last len(sent) requests, a ring
-	// whose oldest entry is at next: the global limit's sliding window.
-	sent []time.Time
+	// sent holds the times of the last len(sent) sends, a ring whose oldest
+	// entry is at next, for the global limit's sliding window. An entry
+	// moved later by a late answer (see GlobalLimit) is marked late; while
+	// any is, the oldest is found by looking at them all.
+	sent []sendEntry
 	next int
+	late int // entries marked late
 	// invalid counts invalid requests per minute over InvalidWindow.
 	invalid    [10]int
 	invalidMin [10]int64
+}
+
+type sendEntry struct {
+	at   time.Time
+	late bool
+}
+
+// oldest returns the index of the oldest entry.
+func (ts *tokenState) oldest() int {
+	if ts.late == 0 {
+		return ts.next
+	}
+	o := 0
+	for i := range ts.sent {
+		if ts.sent[i].at.Before(ts.sent[o].at) {
+			o = i
+		}
+	}
+	return o
 }
 
 // globalWait returns how long until one more request fits the global limit
@@ -71,7 +94,7 @@ func (ts *tokenState) globalWait(g GlobalLimit, now time.Time) time.Duration {
 	if len(ts.sent) != g.Limit {
 		ts.resize(g.Limit)
 	}
-	oldest := ts.sent[ts.next]
+	oldest := ts.sent[ts.oldest()].at
 	if oldest.IsZero() {
 		return 0
 	}
@@ -81,23 +104,55 @@ func (ts *tokenState) globalWait(g GlobalLimit, now time.Time) time.Duration {
 	return 0
 }
 
-// take records a send at now in the global window.
-func (ts *tokenState) take(g GlobalLimit, now time.Time) {
+// take records a send at now in the global window and returns its entry
+// (index + 1; 0 when there is no limit).
+func (ts *tokenState) take(g GlobalLimit, now time.Time) int64 {
 	if g.Limit <= 0 {
+		return 0
+	}
+	i := ts.oldest()
+	if ts.sent[i].late {
+		ts.late--
+	}
+	ts.sent[i] = sendEntry{at: now}
+	if ts.late == 0 {
+		if i != ts.next {
+			// The last late entry is gone: put the ring back in order.
+			slices.SortFunc(ts.sent, func(a, b sendEntry) int { return a.at.Compare(b.at) })
+			ts.next = 0
+		} else {
+			ts.next = (ts.next + 1) % len(ts.sent)
+		}
+	}
+	return int64(i) + 1
+}
+
+// answered moves a send's entry to the time of its answer less the margin,
+// when that is later: the service counted the request by then.
+func (ts *tokenState) answered(g GlobalLimit, slot int64, at time.Time, now time.Time) {
+	i := int(slot) - 1
+	if g.Limit <= 0 || i < 0 || i >= len(ts.sent) || !ts.sent[i].at.Equal(at) {
 		return
 	}
-	ts.sent[ts.next] = now
-	ts.next = (ts.next + 1) % len(ts.sent)
+	if t := now.Add(-g.Margin); t.After(at) {
+		if !ts.sent[i].late {
+			ts.sent[i].late = true
+			ts.late++
+		}
+		ts.sent[i].at = t
+	}
 }
 
 // resize keeps the newest send times in a ring of n entries.
 func (ts *tokenState) resize(n int) {
-	ring := make([]time.Time, n)
-	for i, k := 0, len(ts.sent); i < k && i < n; i++ {
-		// newest first: the entry before next, then the one before it...
-		ring[n-1-i] = ts.sent[(ts.next-1-i+2*k)%k]
+	old := make([]sendEntry, len(ts.sent))
+	copy(old, ts.sent)
+	slices.SortFunc(old, func(a, b sendEntry) int { return b.at.Compare(a.at) }) // newest first
+	ring := make([]sendEntry, n)
+	for i := 0; i < len(old) && i < n; i++ {
+		ring[n-1-i] = sendEntry{at: old[i].at}
 	}
-	ts.sent, ts.next = ring, 0
+	ts.sent, ts.next, ts.late = ring, 0, 0
 }
 
 func (ts *tokenState) countInvalid(now time.Time) {
@@ -271,7 +326,8 @@ func (m *MemoryStore) Reserve(_ context.Context, r *Reservation) error {
 		r.Wait, r.GlobalWait = wait, true
 		return nil
 	}
-	ts.take(r.Global, now)
+	r.Ticket.Slot = ts.take(r.Global, now)
+	r.Ticket.At = now.UnixNano()
 	r.Ticket.Held = true
 	if b != nil {
 		r.Ticket.Claim = b.take(now, m.claimTTL)
@@ -314,6 +370,9 @@ func (m *MemoryStore) Observe(_ context.Context, r *Reservation, o *Observation)
 		if until := now.Add(o.RetryAfter); until.After(ts.pauseUntil) {
 			ts.pauseUntil = until
 		}
+	}
+	if tk.Held && tk.Slot > 0 && o.Status != 0 {
+		ts.answered(r.Global, tk.Slot, time.Unix(0, tk.At), now)
 	}
 	b, _ := tk.Local.(*bucket)
 	if !tk.Held || b == nil {
@@ -456,8 +515,12 @@ func (ts *tokenState) globalIdle(now time.Time, ttl time.Duration) bool {
 	if len(ts.sent) == 0 {
 		return true
 	}
-	newest := ts.sent[(ts.next-1+len(ts.sent))%len(ts.sent)]
-	return now.Sub(newest) >= ttl
+	for _, e := range ts.sent {
+		if now.Sub(e.at) < ttl {
+			return false
+		}
+	}
+	return true
 }
 
 // InvalidRequests implements [Store].

@@ -19,9 +19,9 @@ func TestSlidingWindow(t *testing.T) {
 		rate float64
 		want ratelimit.GlobalLimit
 	}{
-		{50, ratelimit.GlobalLimit{Limit: 50, Window: time.Second + ratelimit.DefaultMargin}},
-		{1, ratelimit.GlobalLimit{Limit: 1, Window: time.Second + ratelimit.DefaultMargin}},
-		{0.5, ratelimit.GlobalLimit{Limit: 1, Window: 2*time.Second + 2*ratelimit.DefaultMargin}},
+		{50, ratelimit.GlobalLimit{Limit: 50, Window: time.Second + ratelimit.DefaultMargin, Margin: ratelimit.DefaultMargin}},
+		{1, ratelimit.GlobalLimit{Limit: 1, Window: time.Second + ratelimit.DefaultMargin, Margin: ratelimit.DefaultMargin}},
+		{0.5, ratelimit.GlobalLimit{Limit: 1, Window: 2*time.Second + 2*ratelimit.DefaultMargin, Margin: 2 * ratelimit.DefaultMargin}},
 		{0, ratelimit.GlobalLimit{}},
 		{-3, ratelimit.GlobalLimit{}},
 	} {

@@ -93,6 +93,11 @@ type Reservation struct {
 	// the shared store could not be reached; FallbackErr says why.
 	Fallback    bool
 	FallbackErr error
+	// Epoch orders the store's changes between itself and its fallback, so
+	// that reservations made concurrently across a change are not taken for
+	// another change: it grows by one at each change, and is odd while the
+	// fallback answers. A store without a fallback leaves it 0.
+	Epoch uint64
 
 	// Ticket is what the store keeps from Reserve to Observe or Release.
 	Ticket Ticket
@@ -105,15 +110,24 @@ type Ticket struct {
 	Claim bool   // the slot is the claim to find out an unknown bucket
 	Key   string // the bucket's key in the store
 	Gen   int64  // the bucket's window when the slot was taken
+	Slot  int64  // the send's entry in the global window
+	At    int64  // when that entry was made (store's clock, ns)
 	Local any    // an in-process store's own record
 }
 
 // GlobalLimit is a limit on every request of a token: at most Limit sends
-// in any window of Window. Window includes the margin for transit jitter
-// (see [SlidingWindow]).
+// in any window of Window. Window includes Margin, the allowance for the
+// time a request takes to reach the service (see [SlidingWindow]).
+//
+// A send is counted from when its slot was reserved. When its answer comes
+// back later than Margin after that, the send is counted from the answer,
+// less Margin, instead: the request reached the service at the latest when
+// it answered, so a slow request keeps its place in the window for as long
+// as the service may count it.
 type GlobalLimit struct {
 	Limit  int
 	Window time.Duration
+	Margin time.Duration
 }
 
 // DefaultMargin is added to a one-second global window so that requests
@@ -137,7 +151,8 @@ func SlidingWindow(perSecond float64) GlobalLimit {
 	}
 	n := int(min(max(perSecond, 1), maxGlobalLog))
 	w := time.Duration(float64(n) / perSecond * float64(time.Second))
-	return GlobalLimit{Limit: n, Window: w + w/time.Second*DefaultMargin + (w%time.Second)*DefaultMargin/time.Second}
+	m := w/time.Second*DefaultMargin + (w%time.Second)*DefaultMargin/time.Second
+	return GlobalLimit{Limit: n, Window: w + m, Margin: m}
 }
 
 // Observation is what an answer said, for [Store.Observe].

@@ -147,7 +147,7 @@ type Transport struct {
 	maxWait time.Duration
 	observe func(Event)
 
-	fallback atomic.Bool // the store last answered from its fallback
+	epoch atomic.Uint64 // the latest store epoch seen (see shared.Reservation.Epoch)
 }
 
 // New returns a Transport.
@@ -249,16 +249,23 @@ func (t *Transport) acquire(ctx context.Context, info *Request) error {
 }
 
 // noteFallback tells the observer when the store starts or stops answering
-// from its fallback.
+// from its fallback: once per change, however many reservations cross it.
 func (t *Transport) noteFallback(res *shared.Reservation) {
-	if t.fallback.Load() == res.Fallback || t.fallback.Swap(res.Fallback) == res.Fallback {
-		return
+	e := res.Epoch
+	for {
+		last := t.epoch.Load()
+		if e <= last {
+			return
+		}
+		if t.epoch.CompareAndSwap(last, e) {
+			break
+		}
 	}
 	if t.observe == nil {
 		return
 	}
 	ev := Event{Kind: EventRecovered}
-	if res.Fallback {
+	if e%2 == 1 {
 		ev = Event{Kind: EventFallback, Err: res.FallbackErr}
 	}
 	t.observe(ev)

@@ -16,8 +16,19 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if orders := os.Getenv(childEnv); orders != "" {
+		// A child process of the multi-process tests: see runChild.
+		os.Exit(runChild(orders))
+	}
+	// The tests stop Redis on purpose; go-redis's own log of failed dials
+	// would only be noise.
+	redis.SetLogger(quietLogger{})
 	goleak.VerifyTestMain(m)
 }
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
 
 // redisServer is a redis-server the test started: on a free loopback port,
 // with persistence off, stopped when the test ends.
@@ -99,7 +110,7 @@ func (rs *redisServer) client(t testing.TB) *redis.Client {
 
 func newClient(addr string) *redis.Client {
 	return redis.NewClient(&redis.Options{
-		Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond,
+		Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond, DialerRetries: 1,
 		ReadTimeout: time.Second, WriteTimeout: time.Second, PoolSize: 16,
 	})
 }

@@ -71,7 +71,10 @@ type Store struct {
 
 	mu        sync.Mutex
 	down      error     // why Redis was last unreachable; nil while it answers
+	downSince time.Time // when it was found unreachable
 	nextProbe time.Time // while down: when to try Redis again
+	lastLocal time.Time // the last send the fallback admitted
+	outages   uint64    // how many times Redis was found unreachable
 }
 
 // New returns a Store keeping its state in rdb (a single node, a Sentinel
@@ -137,10 +140,41 @@ func (s *Store) result(ctx context.Context, err error) (unreachable bool) {
 		return false
 	}
 	if s.down == nil {
-		s.nextProbe = time.Now().Add(s.o.RetryInterval)
+		s.outages++
+		now := time.Now()
+		s.nextProbe = now.Add(s.o.RetryInterval)
+		s.downSince = now
 	}
 	s.down = err
 	return true
+}
+
+// handover returns how long a send must wait when it changes between Redis
+// and the fallback, or 0. Neither knows the sends the other admitted in the
+// last window: on the way down, Redis may have admitted the whole global
+// limit; on the way back, Redis (perhaps restarted empty) has not seen the
+// fallback's sends. So the first window after each change admits nothing
+// new, and the token's limit holds across the change.
+func (s *Store) handover(g ratelimit.GlobalLimit, local bool) time.Duration {
+	if g.Limit <= 0 {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	var until time.Time
+	if local {
+		until = s.downSince.Add(g.Window)
+	} else if !s.lastLocal.IsZero() {
+		until = s.lastLocal.Add(g.Window)
+		if !now.Before(until) {
+			s.lastLocal = time.Time{}
+		}
+	}
+	if now.Before(until) {
+		return until.Sub(now)
+	}
+	return 0
 }
 
 // isReply reports an error Redis answered with (a script error, say), not
@@ -148,6 +182,18 @@ func (s *Store) result(ctx context.Context, err error) (unreachable bool) {
 func isReply(err error) bool {
 	var re redis.Error
 	return errors.As(err, &re) && !errors.Is(err, redis.ErrClosed)
+}
+
+// epoch is the reservation epoch (see ratelimit.Reservation.Epoch) of an
+// answer from Redis or, with fallback, from the fallback: 2k-1 during the
+// k-th outage, 2k after it.
+func (s *Store) epoch(fallback bool) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fallback {
+		return max(s.outages, 1)*2 - 1
+	}
+	return s.outages * 2
 }
 
 // Down returns why Redis could not be reached at the last try, or nil while
@@ -166,6 +212,13 @@ func (s *Store) Reserve(ctx context.Context, r *ratelimit.Reservation) error {
 	if s.useRedis() {
 		err := s.reserveRedis(ctx, r)
 		if !s.result(ctx, err) {
+			r.Epoch = s.epoch(false)
+			if err == nil && r.Ticket.Held {
+				if wait := s.handover(r.Global, false); wait > 0 {
+					_ = s.Release(ctx, r)
+					r.Wait, r.GlobalWait = wait, true
+				}
+			}
 			return err
 		}
 	}
@@ -173,15 +226,25 @@ func (s *Store) Reserve(ctx context.Context, r *ratelimit.Reservation) error {
 }
 
 func (s *Store) reserveLocal(ctx context.Context, r *ratelimit.Reservation) error {
+	r.Fallback, r.FallbackErr = true, s.Down()
+	r.Epoch = s.epoch(true)
+	if r.FallbackErr == nil {
+		r.FallbackErr = errors.New("redis unreachable")
+	}
+	if wait := s.handover(r.Global, true); wait > 0 {
+		r.Wait, r.GlobalWait = wait, true
+		return nil
+	}
 	g := r.Global
 	if g.Limit > 0 {
 		r.Global.Limit = max(1, int(float64(g.Limit)*s.o.FallbackShare))
 	}
 	err := s.local.Reserve(ctx, r)
 	r.Global = g
-	r.Fallback, r.FallbackErr = true, s.Down()
-	if r.FallbackErr == nil {
-		r.FallbackErr = errors.New("redis unreachable")
+	if err == nil && r.Ticket.Held && g.Limit > 0 {
+		s.mu.Lock()
+		s.lastLocal = time.Now()
+		s.mu.Unlock()
 	}
 	return err
 }
@@ -198,7 +261,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 	if err != nil {
 		return err
 	}
-	if len(v) != 8 {
+	if len(v) != 9 {
 		return fmt.Errorf("redisstore: reserve: unexpected reply of %d values", len(v))
 	}
 	taken, wait, global, pending := toInt(v[0]), toInt(v[1]), toInt(v[2]), toInt(v[3])
@@ -211,7 +274,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 		return nil
 	}
 	key, _ := v[7].(string)
-	r.Ticket = ratelimit.Ticket{Held: true, Claim: toInt(v[5]) == 1, Gen: toInt(v[6]), Key: key}
+	r.Ticket = ratelimit.Ticket{Held: true, Claim: toInt(v[5]) == 1, Gen: toInt(v[6]), Key: key, Slot: toInt(v[8])}
 	return nil
 }
 
@@ -276,10 +339,10 @@ func (s *Store) Observe(ctx context.Context, r *ratelimit.Reservation, o *rateli
 	if o.HasReset {
 		reset = o.ResetAfter.Milliseconds()
 	}
-	v, err := observeScript.Run(ctx, s.rdb, []string{p + ":r:" + route, p + ":pause", tk.Key},
+	v, err := observeScript.Run(ctx, s.rdb, []string{p + ":r:" + route, p + ":pause", tk.Key, p + ":gl"},
 		p, route, r.Major, o.Status, b2i(o.Limited), o.Limit, o.Remaining, reset, o.Bucket,
 		o.RetryAfter.Milliseconds(), b2i(o.Global), o.Scope, b2i(tk.Held), tk.Gen, b2i(tk.Claim),
-		s.o.IdleTTL.Milliseconds()).Text()
+		s.o.IdleTTL.Milliseconds(), tk.Slot, r.Global.Margin.Microseconds()).Text()
 	if s.result(ctx, err) {
 		// Redis is gone: what the answer said still counts here.
 		return s.local.Observe(ctx, r, o)

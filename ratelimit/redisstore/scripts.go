@@ -38,14 +38,15 @@ end
 // KEYS: route key, pause key, global log key, global sequence key.
 // ARGV: prefix, route name ("" for none), major, global limit, global window
 // (µs), claim TTL (ms), idle TTL (ms), poll (ms).
-// Returns {taken, wait µs, global, pending, bucket id, claim, gen, bucket key}.
+// Returns {taken, wait µs, global, pending, bucket id, claim, gen, bucket
+// key, global entry}.
 var reserveScript = redis.NewScript(common + `
 local prefix, route, major = ARGV[1], ARGV[2], ARGV[3]
 local glimit, gwindow = tonumber(ARGV[4]), tonumber(ARGV[5])
 local claimTTL, idle, poll = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local pause = num(redis.call('GET', KEYS[2]))
 if pause > now then
-  return {0, (pause - now) * 1000, 1, 0, '', 0, 0, ''}
+  return {0, (pause - now) * 1000, 1, 0, '', 0, 0, '', 0}
 end
 local id, bkey, b = '', '', nil
 if route ~= '' then
@@ -58,7 +59,7 @@ if route ~= '' then
   b = load(bkey)
   if b.d ~= 1 then
     if b.cl > now then
-      return {0, math.min(poll, b.cl - now) * 1000, 0, 1, id, 0, 0, ''}
+      return {0, math.min(poll, b.cl - now) * 1000, 0, 1, id, 0, 0, '', 0}
     end
   elseif b.u ~= 1 then
     if b.rst > 0 and now >= b.rst then
@@ -71,17 +72,23 @@ if route ~= '' then
       save(bkey, b, idle)
     end
     if b.rem <= 0 then
-      return {0, math.max(b.rst - now, 1) * 1000, 0, 0, id, 0, 0, ''}
+      if b.rp == 1 then
+        -- Used up before the window's first answer: that answer tells its
+        -- end, so look again soon.
+        return {0, math.max(math.min(poll, b.rst - now), 1) * 1000, 0, 1, id, 0, 0, '', 0}
+      end
+      return {0, math.max(b.rst - now, 1) * 1000, 0, 0, id, 0, 0, '', 0}
     end
   end
 end
+local seq = 0
 if glimit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now_us - gwindow)
   if redis.call('ZCARD', KEYS[3]) >= glimit then
     local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
-    return {0, math.max(num(oldest[2]) + gwindow - now_us, 1), 1, 0, id, 0, 0, ''}
+    return {0, math.max(num(oldest[2]) + gwindow - now_us, 1), 1, 0, id, 0, 0, '', 0}
   end
-  local seq = redis.call('INCR', KEYS[4])
+  seq = redis.call('INCR', KEYS[4])
   redis.call('PEXPIRE', KEYS[4], idle)
   redis.call('ZADD', KEYS[3], now_us, seq)
   redis.call('PEXPIRE', KEYS[3], math.floor(gwindow / 1000) + 1000)
@@ -96,7 +103,7 @@ if b ~= nil then
   end
   save(bkey, b, idle)
 end
-return {1, 0, 0, 0, id, claim, b and b.g or 0, bkey}
+return {1, 0, 0, 0, id, claim, b and b.g or 0, bkey, seq}
 `)
 
 // releaseScript gives back a slot or claim not used.
@@ -116,10 +123,12 @@ return 1
 
 // observeScript merges an answer.
 //
-// KEYS: route key, pause key, bucket key of the ticket ("" when none held).
+// KEYS: route key, pause key, bucket key of the ticket ("" when none held),
+// global log key.
 // ARGV: prefix, route name, major, status, limited (0/1), limit, remaining,
 // reset after (ms, -1 when absent), bucket id, retry after (ms), global
-// (0/1), scope, held (0/1), gen, claim (0/1), idle TTL (ms).
+// (0/1), scope, held (0/1), gen, claim (0/1), idle TTL (ms), global entry
+// (0: none), global margin (µs).
 // Returns the bucket id known for the route.
 var observeScript = redis.NewScript(common + `
 local prefix, route, major = ARGV[1], ARGV[2], ARGV[3]
@@ -127,7 +136,17 @@ local status, limited, limit, remaining = tonumber(ARGV[4]), ARGV[5] == '1', ton
 local resetAfter, bucket, retry = tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])
 local global, scope, held = ARGV[11] == '1', ARGV[12], ARGV[13] == '1'
 local gen, claim, idle = tonumber(ARGV[14]), ARGV[15] == '1', tonumber(ARGV[16])
+local slot, margin = ARGV[17], tonumber(ARGV[18])
 local tooMany = status == 429
+if slot ~= '0' and status ~= 0 then
+  -- The service counted the request by the time it answered: a send
+  -- answered later than the margin keeps its place in the global window
+  -- from its answer, less the margin.
+  local sc = redis.call('ZSCORE', KEYS[4], slot)
+  if sc and now_us - margin > tonumber(sc) then
+    redis.call('ZADD', KEYS[4], 'XX', now_us - margin, slot)
+  end
+end
 if status == 401 or status == 403 or (tooMany and scope ~= 'shared') then
   local minute = math.floor(now / 60000)
   local ik = prefix .. ':inv:' .. minute

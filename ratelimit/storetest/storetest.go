@@ -73,6 +73,7 @@ func Run(t *testing.T, newStore func(t *testing.T, cfg Config) ratelimit.Store) 
 		{"AtomicBucket", testAtomicBucket},
 		{"GlobalLimit", testGlobalLimit},
 		{"AtomicGlobal", testAtomicGlobal},
+		{"SlowAnswerKeepsItsPlace", testSlowAnswer},
 		{"GlobalPause", testGlobalPause},
 		{"SharedScope429", testSharedScope},
 		{"InvalidRequests", testInvalid},
@@ -422,4 +423,23 @@ func testKeys(t *testing.T, s ratelimit.Store, tok string) {
 		}
 	}
 	assert.Positive(t, mine, "the token's keys are named by its hash")
+}
+
+func testSlowAnswer(t *testing.T, s ratelimit.Store, tok string) {
+	g := ratelimit.GlobalLimit{Limit: 1, Window: 400 * time.Millisecond, Margin: 50 * time.Millisecond}
+	r := res(tok, "", "")
+	r.Global = g
+	reserve(t, s, r)
+	require.Zero(t, r.Wait)
+	time.Sleep(250 * time.Millisecond)
+	// Answered 250ms after it was sent: the service may have counted it as
+	// late as that, so it holds the window until 200ms (250 less the
+	// margin) plus 400ms, not until 400ms.
+	observe(t, s, r, ratelimit.Observation{Status: 200})
+	next := res(tok, "", "")
+	next.Global = g
+	reserve(t, s, next)
+	assert.True(t, next.GlobalWait)
+	assert.Greater(t, next.Wait, 250*time.Millisecond, "counted from the answer less the margin")
+	assert.LessOrEqual(t, next.Wait, 400*time.Millisecond)
 }
