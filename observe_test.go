@@ -272,3 +272,29 @@ func TestErrorKindString(t *testing.T) {
 		assert.Equal(t, want, k.String())
 	}
 }
+
+// A call the rate limiter refuses to wait for is a call of no attempt.
+func TestObserverCallNotSent(t *testing.T) {
+	t.Parallel()
+	var rec recorder
+	c, mux := setup(t, guildkit.WithObserver(rec.observer()))
+	mux.HandleFunc("GET /guilds/7/roles", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Bucket", "roles-bucket")
+		w.Header().Set("X-RateLimit-Limit", "1")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset-After", "60")
+		io.WriteString(w, `[]`)
+	})
+	ctx := context.Background()
+	_, err := c.Roles.List(ctx, 7)
+	require.NoError(t, err)
+	_, err = c.Roles.List(ctx, 7, guildkit.WithoutRateLimitRetry())
+	var rl *guildkit.RateLimitError
+	require.ErrorAs(t, err, &rl)
+	require.True(t, rl.NotSent)
+	require.Len(t, rec.tries, 1, "the refused call made no attempt")
+	require.Len(t, rec.ends, 2)
+	assert.Zero(t, rec.ends[1].Attempts)
+	assert.Zero(t, rec.ends[1].Status)
+	assert.Equal(t, guildkit.ErrorKindRateLimited, rec.ends[1].ErrorKind)
+}
