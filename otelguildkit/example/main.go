@@ -3,7 +3,7 @@
 //
 // With no GUILDKIT_TOKEN set it starts the in-memory server from
 // guildkittest, seeds a guild and makes its first Get Guild answer 503, so
-// the call is retried once:
+// the call is retried once (run it from the otelguildkit directory):
 //
 //	go run ./example
 //

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
 // The example, run against the in-memory server, prints one span for the
@@ -36,4 +40,19 @@ show guild (T)
      guildkit.major_parameter = ID
    └─ event attempt 1: status 200 (T)
 `, got)
+}
+
+// With a token the program calls the deployment the environment names (here
+// a guildkittest server reached over HTTP, which fails nothing, so every
+// call takes one attempt).
+func TestExampleWithToken(t *testing.T) {
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{Name: "Remote"})
+	env := map[string]string{"GUILDKIT_TOKEN": srv.Token(), "GUILDKIT_BASE_URL": srv.BaseURL(), "GUILDKIT_GUILD_ID": g.ID.String()}
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), &out, func(k string) string { return env[k] }))
+	assert.True(t, strings.HasPrefix(out.String(), "guild \"Remote\", roles: 1\n\nshow guild ("), out.String())
+	assert.Contains(t, out.String(), "├─ GET /guilds/{guild.id} [client] status 200, attempts 1 (")
+	assert.Contains(t, out.String(), "└─ GET /guilds/{guild.id}/roles [client] status 200, attempts 1 (")
+	assert.NotContains(t, out.String(), "503")
 }
