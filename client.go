@@ -58,6 +58,7 @@ type Client struct {
 	http      *retryablehttp.Client
 	retry     retryPolicy
 	limiter   *ratelimit.Transport // the bucket layer below the retries
+	observer  *Observer            // nil unless WithObserver
 
 	reservedWebhookNames []string // nil means defaultReservedWebhookNames
 
@@ -83,6 +84,7 @@ type config struct {
 	logger     *slog.Logger
 	retry      retryPolicy
 	limits     rateLimitConfig
+	observer   *Observer
 
 	reservedWebhookNames []string // WithReservedWebhookNames; nil means the defaults
 }
@@ -210,6 +212,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		userAgent: cfg.userAgent,
 		logger:    logger,
 		retry:     cfg.retry,
+		observer:  cfg.observer,
 
 		reservedWebhookNames: cfg.reservedWebhookNames,
 	}
@@ -217,7 +220,19 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
+	if o := cfg.observer; o != nil && o.RateLimit != nil {
+		prev := cfg.limits.observer
+		cfg.limits.observer = func(e RateLimitEvent) {
+			if prev != nil {
+				prev(e)
+			}
+			o.RateLimit(e)
+		}
+	}
 	hc = c.withRateLimits(hc, cfg.limits)
+	if cfg.observer != nil {
+		hc = withObserver(hc)
+	}
 	c.http = &retryablehttp.Client{
 		HTTPClient:   hc,
 		Logger:       nil, // its records print URLs, which hold webhook tokens
