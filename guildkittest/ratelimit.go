@@ -253,9 +253,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 	}
 	key := r.Method + " " + route
 	rl, limited := l.routes[key]
-	now := time.Now()
 
 	l.mu.Lock()
+	// The time is read under the lock, so that the requests are counted in
+	// the order of their times.
+	now := time.Now()
 	var win *window
 	if limited {
 		wk := key + "\x00" + majorOf(r, route)

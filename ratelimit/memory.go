@@ -54,31 +54,27 @@ func NewMemoryStore(o MemoryOptions) *MemoryStore {
 // tokenState is what the store knows of one token beyond its buckets.
 type tokenState struct {
 	pauseUntil time.Time // the global pause after a global 429
-	// sent holds the times of the last len(sent) sends, a ring whose oldest
-	// entry is at next, for the global limit's sliding window. An entry
-	// moved later by a late answer (see GlobalLimit) is marked late; while
-	// any is, the oldest is found by looking at them all.
-	sent []sendEntry
-	next int
-	late int // entries marked late
+	// sent holds the times of the last len(sent) sends, for the global
+	// limit's sliding window: a ring whose oldest entry is at next, until an
+	// entry is moved later by a late answer (see GlobalLimit); from then on
+	// (moved), the oldest is found by looking at them all, and each send
+	// takes the oldest's place, so an entry's index stays its own.
+	sent  []time.Time
+	next  int
+	moved bool
 	// invalid counts invalid requests per minute over InvalidWindow.
 	invalid    [10]int
 	invalidMin [10]int64
 }
 
-type sendEntry struct {
-	at   time.Time
-	late bool
-}
-
 // oldest returns the index of the oldest entry.
 func (ts *tokenState) oldest() int {
-	if ts.late == 0 {
+	if !ts.moved {
 		return ts.next
 	}
 	o := 0
 	for i := range ts.sent {
-		if ts.sent[i].at.Before(ts.sent[o].at) {
+		if ts.sent[i].Before(ts.sent[o]) {
 			o = i
 		}
 	}
@@ -94,7 +90,7 @@ func (ts *tokenState) globalWait(g GlobalLimit, now time.Time) time.Duration {
 	if len(ts.sent) != g.Limit {
 		ts.resize(g.Limit)
 	}
-	oldest := ts.sent[ts.oldest()].at
+	oldest := ts.sent[ts.oldest()]
 	if oldest.IsZero() {
 		return 0
 	}
@@ -111,18 +107,9 @@ func (ts *tokenState) take(g GlobalLimit, now time.Time) int64 {
 		return 0
 	}
 	i := ts.oldest()
-	if ts.sent[i].late {
-		ts.late--
-	}
-	ts.sent[i] = sendEntry{at: now}
-	if ts.late == 0 {
-		if i != ts.next {
-			// The last late entry is gone: put the ring back in order.
-			slices.SortFunc(ts.sent, func(a, b sendEntry) int { return a.at.Compare(b.at) })
-			ts.next = 0
-		} else {
-			ts.next = (ts.next + 1) % len(ts.sent)
-		}
+	ts.sent[i] = now
+	if !ts.moved {
+		ts.next = (ts.next + 1) % len(ts.sent)
 	}
 	return int64(i) + 1
 }
@@ -131,18 +118,15 @@ func (ts *tokenState) take(g GlobalLimit, now time.Time) int64 {
 // when that is later: the service counted the request by then.
 func (ts *tokenState) answered(g GlobalLimit, slot int64, at time.Time, now time.Time) {
 	i := int(slot) - 1
-	if g.Limit <= 0 || i < 0 || i >= len(ts.sent) || !ts.sent[i].at.Equal(at) {
+	if g.Limit <= 0 || i < 0 || i >= len(ts.sent) || !ts.sent[i].Equal(at) {
 		return
 	}
 	if now.Sub(at) <= max(g.Margin, lateFloor) {
 		return // answered within the margin: the margin covers it
 	}
 	if t := now.Add(-g.Margin); t.After(at) {
-		if !ts.sent[i].late {
-			ts.sent[i].late = true
-			ts.late++
-		}
-		ts.sent[i].at = t
+		ts.sent[i] = t
+		ts.moved = true
 	}
 }
 
@@ -153,14 +137,13 @@ const lateFloor = time.Millisecond
 
 // resize keeps the newest send times in a ring of n entries.
 func (ts *tokenState) resize(n int) {
-	old := make([]sendEntry, len(ts.sent))
-	copy(old, ts.sent)
-	slices.SortFunc(old, func(a, b sendEntry) int { return b.at.Compare(a.at) }) // newest first
-	ring := make([]sendEntry, n)
+	old := slices.Clone(ts.sent)
+	slices.SortFunc(old, func(a, b time.Time) int { return b.Compare(a) }) // newest first
+	ring := make([]time.Time, n)
 	for i := 0; i < len(old) && i < n; i++ {
-		ring[n-1-i] = sendEntry{at: old[i].at}
+		ring[n-1-i] = old[i]
 	}
-	ts.sent, ts.next, ts.late = ring, 0, 0
+	ts.sent, ts.next, ts.moved = ring, 0, false
 }
 
 func (ts *tokenState) countInvalid(now time.Time) {
@@ -535,7 +518,7 @@ func (ts *tokenState) globalIdle(now time.Time, ttl time.Duration) bool {
 		return true
 	}
 	for _, e := range ts.sent {
-		if now.Sub(e.at) < ttl {
+		if now.Sub(e) < ttl {
 			return false
 		}
 	}

@@ -51,7 +51,6 @@ func TestMemoryGlobalSlidingWindow(t *testing.T) {
 	m := ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})
 	ctx := context.Background()
 	g := ratelimit.GlobalLimit{Limit: 3, Window: 300 * time.Millisecond}
-	start := time.Now()
 	for i := range 3 {
 		r := &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: string(rune('a' + i)), Global: g}
 		require.NoError(t, m.Reserve(ctx, r))
@@ -62,7 +61,8 @@ func TestMemoryGlobalSlidingWindow(t *testing.T) {
 	require.NoError(t, m.Reserve(ctx, r))
 	assert.True(t, r.GlobalWait)
 	assert.False(t, r.Ticket.Held)
-	assert.LessOrEqual(t, r.Wait, g.Window-time.Since(start)+time.Millisecond)
+	assert.Positive(t, r.Wait)
+	assert.LessOrEqual(t, r.Wait, g.Window)
 	// Another token has its own window.
 	other := &ratelimit.Reservation{Token: "u", Method: "GET", Route: "/x/{a}", Major: "d", Global: g}
 	require.NoError(t, m.Reserve(ctx, other))
