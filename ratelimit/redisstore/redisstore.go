@@ -22,7 +22,12 @@
 // cut off at once still keep the token's limit), and tries Redis again every
 // [Options.RetryInterval]. The client says so once through its rate-limit
 // observer and its logger, and again when Redis answers. It never fails open
-// at the full rate, and never fails every call.
+// at the full rate, and never fails every call. Because neither side knows
+// what the other admitted, the first window after each change admits no new
+// request: an outage costs at most a second's pause, never a burst. How
+// soon an outage is noticed depends on the go-redis client's own retries: a
+// client made with small MaxRetries and DialerRetries (and timeouts) falls
+// back within a round trip or two.
 package redisstore
 
 import (
