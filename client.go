@@ -58,6 +58,7 @@ type Client struct {
 	http      *retryablehttp.Client
 	retry     retryPolicy
 	limiter   *ratelimit.Transport // the bucket layer below the retries
+	observer  *Observer            // nil unless WithObserver
 
 	reservedWebhookNames []string // nil means defaultReservedWebhookNames
 
@@ -83,6 +84,7 @@ type config struct {
 	logger     *slog.Logger
 	retry      retryPolicy
 	limits     rateLimitConfig
+	observer   *Observer
 
 	reservedWebhookNames []string // WithReservedWebhookNames; nil means the defaults
 }
@@ -139,7 +141,7 @@ func WithLogger(l *slog.Logger) Option {
 // turns retries off.
 //
 // Which failures are retried: a 429 always (after the wait the service asks
-// for); 502, 503, 504 and connection errors only for GET, HEAD, PUT and
+// for); 408, 502, 503, 504 and connection errors only for GET, HEAD, PUT and
 // DELETE, never for POST or PATCH, so a request that may have taken effect is
 // not sent twice. A body that cannot be rewound (a non-seekable file) is
 // never sent twice.
@@ -210,6 +212,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		userAgent: cfg.userAgent,
 		logger:    logger,
 		retry:     cfg.retry,
+		observer:  cfg.observer,
 
 		reservedWebhookNames: cfg.reservedWebhookNames,
 	}
@@ -217,7 +220,19 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
+	if o := cfg.observer; o != nil && o.RateLimit != nil {
+		prev := cfg.limits.observer
+		cfg.limits.observer = func(e RateLimitEvent) {
+			if prev != nil {
+				prev(e)
+			}
+			o.RateLimit(e)
+		}
+	}
 	hc = c.withRateLimits(hc, cfg.limits)
+	if cfg.observer != nil {
+		hc = withObserver(hc)
+	}
 	c.http = &retryablehttp.Client{
 		HTTPClient:   hc,
 		Logger:       nil, // its records print URLs, which hold webhook tokens

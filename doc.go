@@ -61,7 +61,7 @@
 // # Retries and rate limits
 //
 // A 429 is retried after the wait the service asks for (the body's
-// retry_after, X-RateLimit-Reset-After or Retry-After). 502, 503, 504 and
+// retry_after, X-RateLimit-Reset-After or Retry-After). 408, 502, 503, 504 and
 // lost connections are retried with backoff only for GET, HEAD, PUT and
 // DELETE: a POST or PATCH that may have taken effect is never sent twice. A
 // file upload from an io.ReadSeeker is rewound for a retry; one from a plain
@@ -73,11 +73,39 @@
 // told: it learns each route's bucket from the X-RateLimit-* headers (per
 // guild, channel or webhook), lets as many requests into a bucket at once as
 // it has remaining and holds the rest until its reset, pauses every request
-// after a global 429, and spaces requests to a global rate
-// ([WithGlobalRateLimit], 50 per second by default). A wait for a bucket that
-// would outlast the context's deadline fails at once with a
-// [*RateLimitError] whose NotSent is true. [WithRateLimitObserver] is told of
-// every 429 and every wait.
+// after a global 429, and sends at most 50 requests in any one second
+// ([WithGlobalRateLimit]; a sliding window with a margin for the time
+// requests take to travel). A wait for a bucket that would outlast the
+// context's deadline fails at once with a [*RateLimitError] whose NotSent is
+// true. [WithRateLimitObserver] is told of every 429 and every wait.
+//
+// # Running many processes
+//
+// The service's limits belong to the token, not to a process, so processes
+// (shards, workers, serverless functions) that send with one token must keep
+// them together, or together they overrun them: many 429s, and after 10,000
+// invalid requests in 10 minutes the reference platform bans the address
+// for a while. Three set-ups:
+//
+//   - One process (the default). The client keeps the limits in its own
+//     memory. Several clients in one process share them by sharing one
+//     store: WithRateLimitStore(ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})).
+//   - A proxy. A rate-limiting HTTP proxy in front of the service keeps the
+//     limits for every process: point [WithBaseURL] at it and turn the
+//     client's own limiter off with [WithoutRateLimiter]. A 429 the proxy
+//     passes on is still retried after its wait; a 408 or a lost connection
+//     only for GET, HEAD, PUT and DELETE, never for a POST or PATCH.
+//   - A shared store. Every process keeps the limits in one store through
+//     [WithRateLimitStore]: the Redis store of the module
+//     github.com/seed012df1e9/guildkit/ratelimit/redisstore (one Lua script
+//     per step, the Redis server's clock, keys named by a hash of the token).
+//     When Redis cannot be reached a process keeps to a local share of the
+//     global rate (a quarter by default), says so once through the observer
+//     ([RateLimitStoreDown]) and the logger, and goes back to the store when
+//     it answers ([RateLimitStoreUp]).
+//
+// [Client.InvalidRequests] tells how many invalid requests (401, 403, 429)
+// the token made in the last 10 minutes, as its store counted them.
 //
 // # Testing
 //

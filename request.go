@@ -108,6 +108,7 @@ type attempt struct {
 	tries      int
 	wait       time.Duration // the next backoff, chosen by checkRetry
 	waitSet    bool          // whether checkRetry chose one
+	ob         *observation  // nil unless the client has an Observer
 }
 
 func attemptFrom(ctx context.Context) *attempt {
@@ -130,14 +131,18 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 	}
 	dec := json.NewDecoder(&limitedReader{r: resp.Body, n: maxResponseBody})
 	if err := dec.Decode(out); err != nil {
-		return res, &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
+		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
+		if ob, ok := resp.Body.(*observedBody); ok {
+			ob.err = derr
+		}
+		return res, derr
 	}
 	return res, nil
 }
 
 // send sends r and returns a successful response with its body open for the
 // caller to read and close. Every failure is a typed error.
-func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
+func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err error) {
 	var ro requestOptions
 	for _, o := range r.opts {
 		if o != nil {
@@ -198,6 +203,10 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 		replayable: replayable,
 		rl:         ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry},
 	}
+	if c.observer != nil {
+		ctx, st.ob = c.startObservation(ctx, r, u, st.rl.Major, secrets)
+		defer func() { resp = st.ob.finish(st, resp, err) }()
+	}
 	ctx = context.WithValue(ctx, attemptKey{}, st)
 	ctx = ratelimit.NewContext(ctx, &st.rl)
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
@@ -221,7 +230,7 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, error) {
 	}
 
 	start := time.Now()
-	resp, err := c.http.Do(req)
+	resp, err = c.http.Do(req)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()

@@ -44,7 +44,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		// A rate limit: the request was not processed, so any method is
 		// retried after the wait the service asks for, unless the caller
 		// turned that off or the body cannot be sent again.
-		lim := limitOf(st, resp.Header, nil)
+		lim := limitOfResponse(st, resp)
 		if st.rl.NoWait || !st.replayable {
 			return false, nil
 		}
@@ -57,9 +57,9 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		st.wait, st.waitSet = lim.RetryAfter, true
 		c.logRetry(ctx, st, resp.StatusCode, st.wait)
 		return true, nil
-	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		// The service or a proxy in front of it failed. A POST or PATCH may
-		// have taken effect, so it is never sent a second time.
+	case http.StatusRequestTimeout, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		// The service or a proxy in front of it failed or timed out. A POST
+		// or PATCH may have taken effect, so it is never sent a second time.
 		if !isIdempotent(st.rl.Method) || !st.replayable {
 			return false, nil
 		}

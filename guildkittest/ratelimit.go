@@ -20,10 +20,10 @@ import (
 // global limit gets 429 with X-RateLimit-Global: true, X-RateLimit-Scope:
 // global and "global": true. A route's window opens at its first request and
 // lasts the limit's period; it is counted per major parameter (guild id,
-// channel id, or webhook id and token). The global limit is a token bucket:
-// n requests per period on average, at most n at once. A rate-limited
-// request has no effect, is recorded in [Server.Requests] with status 429,
-// and is counted by [Server.RateLimited].
+// channel id, or webhook id and token). The global limit is counted as
+// [WithGlobalWindow] says: a token bucket by default, or fixed or sliding
+// windows. A rate-limited request has no effect, is recorded in
+// [Server.Requests] with status 429, and is counted by [Server.RateLimited].
 
 // rateLimits is the server's rate-limit state; it has its own lock, so a
 // handler holding s.mu never waits for it.
@@ -32,7 +32,15 @@ type rateLimits struct {
 	routes  map[string]routeLimit // "GET /guilds/{guild.id}" → limit
 	windows map[string]*window    // route + major → current window
 	global  *tokenBucket
+	mode    GlobalWindow
+	fixed   window      // the current global window (FixedWindow)
+	served  []time.Time // the last n requests served, a ring (SlidingWindow)
+	next    int
+	inject  atomic.Int64 // the next request gets a global 429 with this wait (ns)
 	latency time.Duration
+
+	byBucket      map[string]int // 429s of a route's limit, by bucket id and major
+	limitedGlobal atomic.Int64
 
 	limited  atomic.Int64
 	inflight atomic.Int64
@@ -55,6 +63,112 @@ type tokenBucket struct {
 	burst  float64
 	tokens float64
 	last   time.Time
+	n      int
+	per    time.Duration
+}
+
+// GlobalWindow is how the server counts its global limit of n requests per
+// period ([WithGlobalLimit]).
+type GlobalWindow uint8
+
+const (
+	// TokenBucket: n per period on average, at most n at once. A client
+	// that sends n at once and then one every period/n keeps to it.
+	TokenBucket GlobalWindow = iota
+	// FixedWindow: at most n in each window, a window opening at the first
+	// request after the last one ended and lasting the period: the
+	// reference platform's observable behaviour. Up to 2n may arrive in one
+	// period that spans two windows.
+	FixedWindow
+	// SlidingWindow: at most n in any span of one period: the strictest.
+	SlidingWindow
+)
+
+// String returns "token-bucket", "fixed-window" or "sliding-window".
+func (g GlobalWindow) String() string {
+	switch g {
+	case TokenBucket:
+		return "token-bucket"
+	case FixedWindow:
+		return "fixed-window"
+	case SlidingWindow:
+		return "sliding-window"
+	}
+	return "GlobalWindow(" + strconv.Itoa(int(g)) + ")"
+}
+
+// WithGlobalWindow sets how the global limit is counted; the default is
+// [TokenBucket]. It has no effect without [WithGlobalLimit].
+func WithGlobalWindow(g GlobalWindow) Option {
+	return func(s *Server) { s.limits.mode = g }
+}
+
+// InjectGlobalLimit makes the server answer the next request with a global
+// 429 asking for a wait of d, whatever the limits, as a fault for tests: the
+// request has no effect. It does not refuse the requests after it.
+func (s *Server) InjectGlobalLimit(d time.Duration) {
+	s.limits.inject.Store(int64(max(d, time.Millisecond)))
+}
+
+// GlobalRateLimited returns how many global 429 answers the server has
+// served ([Server.RateLimited] counts them too).
+func (s *Server) GlobalRateLimited() int { return int(s.limits.limitedGlobal.Load()) }
+
+// RateLimitedByBucket returns how many 429 answers each route bucket has
+// served, keyed by its X-RateLimit-Bucket and major parameter
+// ("bucket/major"); global 429s are not in it.
+func (s *Server) RateLimitedByBucket() map[string]int {
+	s.limits.mu.Lock()
+	defer s.limits.mu.Unlock()
+	out := make(map[string]int, len(s.limits.byBucket))
+	for k, v := range s.limits.byBucket {
+		out[k] = v
+	}
+	return out
+}
+
+// globalWait returns how long until the global limit admits one more
+// request at now, or 0. The caller holds l.mu.
+func (l *rateLimits) globalWait(now time.Time) time.Duration {
+	g := l.global
+	switch l.mode {
+	case FixedWindow:
+		if l.fixed.start.IsZero() || !now.Before(l.fixed.start.Add(g.per)) {
+			l.fixed = window{start: now}
+		}
+		if l.fixed.count >= g.n {
+			return l.fixed.start.Add(g.per).Sub(now)
+		}
+		return 0
+	case SlidingWindow:
+		if len(l.served) != g.n {
+			l.served, l.next = make([]time.Time, g.n), 0
+		}
+		oldest := l.served[l.next]
+		if !oldest.IsZero() && now.Before(oldest.Add(g.per)) {
+			return oldest.Add(g.per).Sub(now)
+		}
+		return 0
+	}
+	g.tokens = math.Min(g.burst, g.tokens+now.Sub(g.last).Seconds()*g.rate)
+	g.last = now
+	if g.tokens < 1 {
+		return time.Duration((1 - g.tokens) / g.rate * float64(time.Second))
+	}
+	return 0
+}
+
+// takeGlobal counts a request served at now. The caller holds l.mu.
+func (l *rateLimits) takeGlobal(now time.Time) {
+	switch l.mode {
+	case FixedWindow:
+		l.fixed.count++
+	case SlidingWindow:
+		l.served[l.next] = now
+		l.next = (l.next + 1) % len(l.served)
+	default:
+		l.global.tokens--
+	}
 }
 
 // WithRouteLimit limits route, given as the method and the interface's
@@ -83,7 +197,7 @@ func WithGlobalLimit(n int, per time.Duration) Option {
 		panic("guildkittest: WithGlobalLimit: need n >= 1 and per > 0")
 	}
 	return func(s *Server) {
-		s.limits.global = &tokenBucket{rate: float64(n) / per.Seconds(), burst: float64(n), tokens: float64(n)}
+		s.limits.global = &tokenBucket{rate: float64(n) / per.Seconds(), burst: float64(n), tokens: float64(n), n: n, per: per}
 	}
 }
 
@@ -134,14 +248,16 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 			return release, false
 		}
 	}
-	if l.global == nil && len(l.routes) == 0 {
+	if l.global == nil && len(l.routes) == 0 && l.inject.Load() == 0 {
 		return release, true
 	}
 	key := r.Method + " " + route
 	rl, limited := l.routes[key]
-	now := time.Now()
 
 	l.mu.Lock()
+	// The time is read under the lock, so that the requests are counted in
+	// the order of their times.
+	now := time.Now()
 	var win *window
 	if limited {
 		wk := key + "\x00" + majorOf(r, route)
@@ -155,21 +271,24 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 		}
 	}
 	globalWait := time.Duration(0)
-	if g := l.global; g != nil {
-		g.tokens = math.Min(g.burst, g.tokens+now.Sub(g.last).Seconds()*g.rate)
-		g.last = now
-		if g.tokens < 1 {
-			globalWait = time.Duration((1 - g.tokens) / g.rate * float64(time.Second))
-		}
+	if d := l.inject.Swap(0); d > 0 {
+		globalWait = time.Duration(d)
+	} else if l.global != nil {
+		globalWait = l.globalWait(now)
 	}
 	routeFull := win != nil && win.count >= rl.n
 	if globalWait == 0 && !routeFull {
 		if l.global != nil {
-			l.global.tokens--
+			l.takeGlobal(now)
 		}
 		if win != nil {
 			win.count++
 		}
+	} else if globalWait == 0 {
+		if l.byBucket == nil {
+			l.byBucket = make(map[string]int)
+		}
+		l.byBucket[rl.bucket+"/"+majorOf(r, route)]++
 	}
 	var remaining int
 	var resetAfter time.Duration
@@ -189,6 +308,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 	}
 	switch {
 	case globalWait > 0:
+		s.limits.limitedGlobal.Add(1)
 		h.Set("X-RateLimit-Global", "true")
 		h.Set("X-RateLimit-Scope", "global")
 		s.tooMany(w, r, route, globalWait, true)

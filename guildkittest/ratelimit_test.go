@@ -117,3 +117,72 @@ func TestLatencyEndsWhenClientGivesUp(t *testing.T) {
 	_, err := c.Guilds.Get(ctx, g.ID, nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
+
+// TestGlobalWindows: the same requests counted three ways, under a limit of
+// 3 per second: one at 0, three at 600 ms, two at 1.1 s. A fixed window
+// (opened by the first) refuses the fourth and admits both at 1.1 s (a new
+// window); a sliding window refuses the fourth too and only one at 1.1 s
+// (the two from 600 ms are still within the second); a token bucket, full
+// again by 600 ms, admits all three there but has refilled only one and a
+// half tokens by 1.1 s.
+func TestGlobalWindows(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode  guildkittest.GlobalWindow
+		want  []int // statuses: at 0, 600ms, 600ms, 600ms, then 1.1s, 1.1s
+		limit int
+	}{
+		{guildkittest.FixedWindow, []int{200, 200, 200, 429, 200, 200}, 1},
+		{guildkittest.SlidingWindow, []int{200, 200, 200, 429, 200, 429}, 2},
+		{guildkittest.TokenBucket, []int{200, 200, 200, 200, 200, 429}, 1},
+	} {
+		t.Run(tc.mode.String(), func(t *testing.T) {
+			t.Parallel()
+			srv := guildkittest.NewServer(t, guildkittest.WithGlobalLimit(3, time.Second), guildkittest.WithGlobalWindow(tc.mode))
+			g := srv.AddGuild(guildkit.Guild{})
+			path := "/guilds/" + g.ID.String()
+			start := time.Now()
+			var got []int
+			for i, at := range []time.Duration{0, 600, 600, 600, 1100, 1100} {
+				time.Sleep(time.Until(start.Add(at * time.Millisecond)))
+				resp, body := get(t, context.Background(), srv, path)
+				got = append(got, resp.StatusCode)
+				if resp.StatusCode == 429 {
+					assert.Equal(t, true, body["global"], "request %d", i)
+					assert.Equal(t, "global", resp.Header.Get("X-RateLimit-Scope"))
+					ra, _ := body["retry_after"].(float64)
+					assert.Greater(t, ra, 0.0)
+					assert.LessOrEqual(t, ra, 1.0, "at most the window")
+				}
+			}
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.limit, srv.GlobalRateLimited())
+			assert.Equal(t, tc.limit, srv.RateLimited())
+			assert.Empty(t, srv.RateLimitedByBucket(), "global 429s are no bucket's")
+		})
+	}
+	assert.Equal(t, "GlobalWindow(9)", guildkittest.GlobalWindow(9).String())
+}
+
+// TestInjectGlobalLimit: the next request, and only it, gets a global 429
+// with the wait asked for; route 429s are counted by bucket.
+func TestInjectGlobalLimit(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, time.Minute))
+	g := srv.AddGuild(guildkit.Guild{})
+	path := "/guilds/" + g.ID.String()
+	srv.InjectGlobalLimit(1500 * time.Millisecond)
+	resp, body := get(t, context.Background(), srv, path)
+	assert.Equal(t, 429, resp.StatusCode)
+	assert.Equal(t, "true", resp.Header.Get("X-RateLimit-Global"))
+	assert.Equal(t, 1.5, body["retry_after"])
+	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
+	resp, _ = get(t, context.Background(), srv, path)
+	assert.Equal(t, 200, resp.StatusCode, "the injected 429 took nothing from the route")
+	bucket := resp.Header.Get("X-RateLimit-Bucket")
+	resp, _ = get(t, context.Background(), srv, path)
+	assert.Equal(t, 429, resp.StatusCode)
+	assert.Equal(t, 2, srv.RateLimited())
+	assert.Equal(t, 1, srv.GlobalRateLimited())
+	assert.Equal(t, map[string]int{bucket + "/" + g.ID.String(): 1}, srv.RateLimitedByBucket())
+}

@@ -24,11 +24,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,6 +68,14 @@ type Server struct {
 	limits           rateLimits // rate limits, latency and concurrency: ratelimit.go
 
 	webhooks *webhookStore // webhooks, their messages, webhook thread state; made on first use
+
+	clockOffset atomic.Int64        // nanoseconds added to the clock: AdvanceClock
+	routeSet    map[string]struct{} // "METHOD /template" of every route, for InjectFault
+	faults      faults              // injected faults: faults.go
+	feed        feed                // live subscribers: feed.go
+	adminToken  string              // the control API's token; "" when it needs none: control.go
+	closing     chan struct{}       // closed by Close, ending fault delays
+	closeOnce   sync.Once
 }
 
 // Event is a gateway event an operation emitted.
@@ -107,21 +117,77 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	return s
 }
 
-// New starts a server outside a test; the caller must Close it.
+// New starts a server outside a test, on a free loopback port; the caller
+// must Close it.
 func New(opts ...Option) *Server {
-	s := &Server{
-		now:    time.Now,
-		tokens: make(map[string]guildkit.Snowflake),
-		users:  make(map[guildkit.Snowflake]*guildkit.User),
-		guilds: make(map[guildkit.Snowflake]*guildState),
+	s := newServer(opts)
+	s.srv = httptest.NewServer(s.handler())
+	s.URL = s.srv.URL
+	return s
+}
+
+// Listen starts a server on addr ("127.0.0.1:8080"; port 0 picks a free
+// one), as the standalone emulator does; the caller must Close it. Its
+// [Server.URL] names the address it listens on.
+func Listen(addr string, opts ...Option) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("guildkittest: %w", err)
 	}
+	s := newServer(opts)
+	s.srv = httptest.NewUnstartedServer(s.handler())
+	_ = s.srv.Listener.Close()
+	s.srv.Listener = l
+	s.srv.Start()
+	s.URL = s.srv.URL
+	return s, nil
+}
+
+// newServer makes a server's state from its options: the bot user and its
+// token.
+func newServer(opts []Option) *Server {
+	s := &Server{now: time.Now, closing: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
+	clock := s.now
+	s.now = func() time.Time { return clock().Add(time.Duration(s.clockOffset.Load())) }
+	s.resetState()
 	bot := s.AddUser(guildkit.User{Username: "guildkit-bot", Bot: true})
 	s.bot = bot.ID
 	s.botToken = s.NewToken(bot.ID)
+	return s
+}
 
+// resetState empties everything the server keeps but its options; the
+// caller holds s.mu or owns s alone.
+func (s *Server) resetState() {
+	s.tokens = make(map[string]guildkit.Snowflake)
+	s.users = make(map[guildkit.Snowflake]*guildkit.User)
+	s.guilds = make(map[guildkit.Snowflake]*guildState)
+	s.invites = nil
+	s.events = nil
+	s.requests = nil
+	s.inv.events = nil
+	s.webhooks = nil
+}
+
+// Reset empties the server, as if it had just started, keeping its options,
+// the bot user and the bot's token (a bot already running against it goes
+// on working). Injected faults are cleared.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	bot := *s.users[s.bot]
+	s.resetState()
+	s.users[bot.ID] = &bot
+	s.tokens[s.botToken] = bot.ID
+	s.mu.Unlock()
+	s.ClearFaults()
+}
+
+// handler is the server's whole HTTP handler: the interface at the root and
+// under APIPrefix, and the emulator's control API under ControlPrefix.
+func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
 	s.routes(api)
 	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -130,14 +196,28 @@ func New(opts ...Option) *Server {
 	})
 	root := http.NewServeMux()
 	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
+	root.Handle(ControlPrefix, s.controlHandler())
 	root.Handle("/", api)
-	s.srv = httptest.NewServer(root)
-	s.URL = s.srv.URL
-	return s
+	return root
 }
 
-// Close shuts the server down and waits for requests in flight.
-func (s *Server) Close() { s.srv.Close() }
+// Close shuts the server down and waits for requests in flight. Live feed
+// streams end.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		s.feed.closeAll()
+	})
+	s.srv.Close()
+}
+
+// AdvanceClock moves the server's clock forward by d (timeouts, invite
+// expiry, incident actions and prune activity read it).
+func (s *Server) AdvanceClock(d time.Duration) { s.clockOffset.Add(int64(d)) }
+
+// Now returns the server's clock: [WithClock]'s, or time.Now, plus what
+// [Server.AdvanceClock] added.
+func (s *Server) Now() time.Time { return s.now() }
 
 // BaseURL is the address to give guildkit.WithBaseURL: URL + APIPrefix.
 func (s *Server) BaseURL() string { return s.URL + APIPrefix }
@@ -221,7 +301,9 @@ func (s *Server) LastRequest() (Request, bool) {
 
 // emit records an event; the caller holds s.mu.
 func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data any) {
-	s.events = append(s.events, Event{Name: name, GuildID: guildID, Data: data})
+	e := Event{Name: name, GuildID: guildID, Data: data}
+	s.events = append(s.events, e)
+	s.feed.publish(FeedItem{Kind: "event", Event: &e})
 }
 
 // newID returns a fresh snowflake from the server's clock; the caller holds
@@ -259,10 +341,15 @@ type registrar func(pattern string, auth authKind, h func(*call))
 
 // routes registers every route. Each resource adds its own in its file.
 func (s *Server) routes(m *http.ServeMux) {
+	s.routeSet = make(map[string]struct{})
 	reg := registrar(func(pattern string, auth authKind, h func(*call)) {
-		_, route, _ := strings.Cut(pattern, " ")
+		method, route, _ := strings.Cut(pattern, " ")
 		route = specRoute(route)
+		s.routeSet[method+" "+route] = struct{}{}
 		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			if s.playFault(w, r, route) {
+				return
+			}
 			release, ok := s.admit(w, r, route)
 			defer release()
 			if !ok {
@@ -312,6 +399,7 @@ func (s *Server) record(r *http.Request, route string, body []byte, status int) 
 		defer s.mu.Unlock()
 	}
 	s.requests = append(s.requests, rec)
+	s.feed.publish(FeedItem{Kind: "request", Request: &rec})
 }
 
 // specRoute turns a ServeMux route into the interface's notation:

@@ -472,3 +472,15 @@ func (s *Server) deleteWebhookWithToken(c *call) {
 	s.emitWebhooksUpdate(gid, *e.hook.ChannelID)
 	c.noContent()
 }
+
+// Webhooks returns every webhook the server holds, oldest first, with their
+// tokens.
+func (s *Server) Webhooks() []guildkit.Webhook {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []guildkit.Webhook{}
+	for _, e := range sortedByID(s.wh().hooks) {
+		out = append(out, s.webhookJSON(e, true))
+	}
+	return out
+}

@@ -7,12 +7,18 @@
 // events the operations emitted:
 //
 //	go run ./examples/moderation
+//
+// Against a real deployment it changes nothing: it lists the guild's bans
+// and counts the members a 14-day prune would remove:
+//
+//	GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... GUILDKIT_GUILD_ID=123 go run ./examples/moderation
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -22,12 +28,20 @@ import (
 )
 
 func main() {
-	if os.Getenv("GUILDKIT_TOKEN") != "" {
-		log.Fatal("this example changes a guild: it runs only against the in-memory server (unset GUILDKIT_TOKEN)")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if err := run(ctx, os.Stdout, os.Getenv); err != nil {
+		log.Fatal(err)
+	}
+}
 
+// run does the work of the program, writing to out and reading its settings
+// through getenv, so that a test can run it.
+func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	if token := getenv("GUILDKIT_TOKEN"); token != "" {
+		return readOnly(ctx, out, token, getenv)
+	}
+	fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 	srv := guildkittest.New()
 	defer srv.Close()
 	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
@@ -45,50 +59,88 @@ func main() {
 	// client refuses a longer one before sending anything.
 	m, err := client.Members.Timeout(ctx, guild.ID, spammer.User.ID, time.Now().Add(10*time.Minute),
 		guildkit.WithReason("spamming #general"))
-	check(err)
-	fmt.Printf("%s is timed out until %s\n", m.User.Username, m.CommunicationDisabledUntil.Format(time.Kitchen))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s is timed out until %s\n", m.User.Username, m.CommunicationDisabledUntil.Format(time.Kitchen))
 
 	_, err = client.Members.Timeout(ctx, guild.ID, spammer.User.ID, time.Now().AddDate(0, 0, 29))
 	var invalid *guildkit.ValidationError
-	fmt.Println("a 29-day timeout is refused before sending:", errors.As(err, &invalid))
+	fmt.Fprintln(out, "a 29-day timeout is refused before sending:", errors.As(err, &invalid))
 
 	// Ban one user, deleting their last hour of messages.
-	check(client.Bans.Create(ctx, guild.ID, troll.User.ID,
+	if err := client.Bans.Create(ctx, guild.ID, troll.User.ID,
 		&guildkit.BanCreateParams{DeleteMessageSeconds: guildkit.Some(3600)},
-		guildkit.WithReason("trolling")))
+		guildkit.WithReason("trolling")); err != nil {
+		return err
+	}
 
 	// Ban a raid at once: up to 200 users per call.
 	res, err := client.Bans.Bulk(ctx, guild.ID, &guildkit.BanBulkParams{UserIDs: raid}, guildkit.WithReason("raid"))
-	check(err)
-	fmt.Printf("bulk ban: %d banned, %d failed\n", len(res.BannedUsers), len(res.FailedUsers))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "bulk ban: %d banned, %d failed\n", len(res.BannedUsers), len(res.FailedUsers))
 
-	// Every ban, page by page; breaking out of the loop stops fetching.
-	for ban, err := range client.Bans.All(ctx, guild.ID, nil) {
-		check(err)
-		reason := "no reason"
-		if ban.Reason != nil {
-			reason = *ban.Reason
-		}
-		fmt.Printf("  banned: %s (%s)\n", ban.User.Username, reason)
+	if err := listBans(ctx, out, client, guild.ID); err != nil {
+		return err
 	}
 
 	// How many members a 14-day prune would remove, then the prune.
 	n, err := client.Members.PruneCount(ctx, guild.ID, &guildkit.MemberPruneCountParams{Days: guildkit.Some(14)})
-	check(err)
-	fmt.Printf("a 14-day prune would remove %d member(s)\n", n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "a 14-day prune would remove %d member(s)\n", n)
 	pruned, err := client.Members.Prune(ctx, guild.ID, &guildkit.MemberPruneParams{Days: guildkit.Some(14)},
 		guildkit.WithReason("inactive"))
-	check(err)
-	fmt.Printf("pruned %d member(s)\n", *pruned)
-
-	fmt.Println("events:")
-	for _, e := range srv.Events() {
-		fmt.Println(" ", e.Name)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(out, "pruned %d member(s)\n", *pruned)
+
+	fmt.Fprintln(out, "events:")
+	for _, e := range srv.Events() {
+		fmt.Fprintln(out, " ", e.Name)
+	}
+	return nil
 }
 
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
+// listBans prints every ban, page by page; breaking out of the loop would
+// stop fetching.
+func listBans(ctx context.Context, out io.Writer, client *guildkit.Client, guildID guildkit.Snowflake) error {
+	for ban, err := range client.Bans.All(ctx, guildID, nil) {
+		if err != nil {
+			return err
+		}
+		reason := "no reason"
+		if ban.Reason != nil {
+			reason = *ban.Reason
+		}
+		fmt.Fprintf(out, "  banned: %s (%s)\n", ban.User.Username, reason)
 	}
+	return nil
+}
+
+// readOnly is the program against a real deployment: it reads, and changes
+// nothing.
+func readOnly(ctx context.Context, out io.Writer, token string, getenv func(string) string) error {
+	guildID, err := guildkit.ParseSnowflake(getenv("GUILDKIT_GUILD_ID"))
+	if err != nil {
+		return fmt.Errorf("GUILDKIT_GUILD_ID: %w", err)
+	}
+	client, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(getenv("GUILDKIT_BASE_URL")))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "guild %s: reading only (bans and a prune count); nothing is changed\n", guildID)
+	if err := listBans(ctx, out, client, guildID); err != nil {
+		return err
+	}
+	n, err := client.Members.PruneCount(ctx, guildID, &guildkit.MemberPruneCountParams{Days: guildkit.Some(14)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "a 14-day prune would remove %d member(s)\n", n)
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -27,10 +28,17 @@ import (
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-
-	client, guildID, cleanup, err := connect()
-	if err != nil {
+	if err := run(ctx, os.Stdout, os.Getenv); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// run does the work of the program, writing to out and reading its settings
+// through getenv, so that a test can run it.
+func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	client, guildID, cleanup, err := connect(out, getenv)
+	if err != nil {
+		return err
 	}
 	defer cleanup()
 
@@ -38,27 +46,30 @@ func main() {
 	guild, err := client.Guilds.Get(ctx, guildID, &guildkit.GuildGetParams{WithCounts: guildkit.Some(true)})
 	switch {
 	case errors.Is(err, guildkit.ErrNotFound):
-		log.Fatalf("guild %s does not exist", guildID)
+		return fmt.Errorf("guild %s does not exist", guildID)
 	case errors.Is(err, guildkit.ErrForbidden):
-		log.Fatalf("the bot is not a member of guild %s", guildID)
+		return fmt.Errorf("the bot is not a member of guild %s", guildID)
 	case err != nil:
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("guild %q (id %s, created %s)\n", guild.Name, guild.ID, guild.ID.Time().Format(time.DateOnly))
-	fmt.Printf("  verification level: %s, boost tier: %s\n", guild.VerificationLevel, guild.PremiumTier)
-	fmt.Printf("  features: %v\n", guild.Features)
-	fmt.Printf("  roles: %d\n", len(guild.Roles))
+	fmt.Fprintf(out, "guild %q (id %s, created %s)\n", guild.Name, guild.ID, guild.ID.Time().Format(time.DateOnly))
+	fmt.Fprintf(out, "  verification level: %s, boost tier: %s\n", guild.VerificationLevel, guild.PremiumTier)
+	fmt.Fprintf(out, "  features: %v\n", guild.Features)
+	fmt.Fprintf(out, "  roles: %d\n", len(guild.Roles))
 	if guild.ApproximateMemberCount != nil {
-		fmt.Printf("  members: about %d, %d online\n", *guild.ApproximateMemberCount, *guild.ApproximatePresenceCount)
+		// The bot is a member of the guild too, so it is in the count.
+		fmt.Fprintf(out, "  members: about %d (the bot included), %d online\n",
+			*guild.ApproximateMemberCount, *guild.ApproximatePresenceCount)
 	}
+	return nil
 }
 
 // connect returns a client and the guild to look at: the real deployment
 // named by the environment, or an in-memory server seeded with a demo guild.
-func connect() (*guildkit.Client, guildkit.Snowflake, func(), error) {
-	token := os.Getenv("GUILDKIT_TOKEN")
+func connect(out io.Writer, getenv func(string) string) (*guildkit.Client, guildkit.Snowflake, func(), error) {
+	token := getenv("GUILDKIT_TOKEN")
 	if token == "" {
-		fmt.Println("GUILDKIT_TOKEN is not set: running against the in-memory server")
+		fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server, with a demo guild of 3 members and the bot")
 		srv := guildkittest.New()
 		demo := srv.AddGuild(guildkit.Guild{
 			Name:              "Gopher Guild",
@@ -72,8 +83,8 @@ func connect() (*guildkit.Client, guildkit.Snowflake, func(), error) {
 		}
 		return srv.Client(), demo.ID, srv.Close, nil
 	}
-	baseURL := os.Getenv("GUILDKIT_BASE_URL")
-	guildID, err := guildkit.ParseSnowflake(os.Getenv("GUILDKIT_GUILD_ID"))
+	baseURL := getenv("GUILDKIT_BASE_URL")
+	guildID, err := guildkit.ParseSnowflake(getenv("GUILDKIT_GUILD_ID"))
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("GUILDKIT_GUILD_ID: %w", err)
 	}

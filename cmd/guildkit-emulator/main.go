@@ -1,0 +1,270 @@
+// Command guildkit-emulator serves the guild interface from memory, for
+// bots written in any language: point a bot at the printed base URL with
+// the printed token and it runs with no network and no account.
+//
+//	go run github.com/seed012df1e9/guildkit/cmd/guildkit-emulator@latest
+//	go run ./cmd/guildkit-emulator -seed examples/emulator-seed.json -state emulator-state.json
+//
+// It prints the base URL, the bot token and a webhook URL as shell
+// assignments (GUILDKIT_BASE_URL=...), so a script can eval them, and keeps
+// serving until SIGINT or SIGTERM. The emulator is stateful: it enforces
+// permissions and rate limits and records the gateway events each operation
+// emits. Open the printed inspector URL in a browser to watch guilds,
+// members, messages and the live event and request feeds; the control API
+// under /_guildkit/api/ resets, seeds, moves the clock and injects faults
+// (see the guildkittest package's ControlPrefix).
+//
+// Flags:
+//
+//	-addr ADDR           listen on ADDR (default 127.0.0.1:8080; port 0 picks a free one)
+//	-seed FILE           load users, guilds, roles, channels, members, invites and webhooks
+//	                     from a JSON seed file (examples/emulator-seed.json shows the format)
+//	-state FILE          load the whole state from FILE at start when it exists, and save it
+//	                     there at shutdown (written to a temporary file, then renamed)
+//	-admin-token TOKEN   the control API's token; required by the control API when -addr is
+//	                     not a loopback address (a random one is made and printed when unset)
+//	-global-limit N      at most N requests a second in all, as the platform's global limit
+//	                     (default 50; 0 turns it off)
+//	-global-window KIND  how the global limit is counted: fixed-window (default, as the
+//	                     reference platform behaves), sliding-window or token-bucket
+//	-route-limit SPEC    limit a route per major parameter, "GET /guilds/{guild.id}=5/1s";
+//	                     repeat the flag for more routes
+//	-latency D           delay every answer by D, as a distant deployment would
+//
+// With neither a seed nor a saved state it starts with a demo guild, a
+// #general channel and a webhook in it.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/guildkittest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "guildkit-emulator:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+// run serves until ctx ends, then saves the state when asked to.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("guildkit-emulator", flag.ContinueOnError)
+	fs.SetOutput(out)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `ADDR`; port 0 picks a free one")
+	seedFile := fs.String("seed", "", "load a seed from `FILE` (JSON)")
+	stateFile := fs.String("state", "", "load the state from `FILE` at start when it exists; save it there at shutdown")
+	adminToken := fs.String("admin-token", "", "the control API's `TOKEN` (required off loopback; made when unset)")
+	globalLimit := fs.Int("global-limit", 50, "at most `N` requests a second in all; 0 turns the global limit off")
+	globalWindow := fs.String("global-window", "fixed-window", "how the global limit is counted: fixed-window, sliding-window or token-bucket")
+	latency := fs.Duration("latency", 0, "delay every answer by `D`")
+	var routeLimits []guildkittest.Option
+	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
+		o, err := parseRouteLimit(v)
+		if err == nil {
+			routeLimits = append(routeLimits, o)
+		}
+		return err
+	})
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+
+	var seed *guildkittest.Seed
+	if *seedFile != "" {
+		f, err := os.Open(*seedFile)
+		if err != nil {
+			return err
+		}
+		seed, err = guildkittest.ParseSeed(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %s", *seedFile, strings.TrimPrefix(err.Error(), "guildkittest: "))
+		}
+	}
+
+	opts := routeLimits
+	switch {
+	case *globalLimit < 0:
+		return fmt.Errorf("%w: -global-limit: %d is negative", errUsage, *globalLimit)
+	case *globalLimit > 0:
+		opts = append(opts, guildkittest.WithGlobalLimit(*globalLimit, time.Second))
+	}
+	window, ok := globalWindows[*globalWindow]
+	if !ok {
+		return fmt.Errorf("%w: -global-window: %q is not fixed-window, sliding-window or token-bucket", errUsage, *globalWindow)
+	}
+	opts = append(opts, guildkittest.WithGlobalWindow(window))
+	if *latency < 0 {
+		return fmt.Errorf("%w: -latency: %s is negative", errUsage, *latency)
+	}
+	if *latency > 0 {
+		opts = append(opts, guildkittest.WithLatency(*latency))
+	}
+	loopback, err := isLoopback(*addr)
+	if err != nil {
+		return fmt.Errorf("%w: -addr: %v", errUsage, err)
+	}
+	if !loopback && *adminToken == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		*adminToken = hex.EncodeToString(b[:])
+	}
+	if *adminToken != "" {
+		opts = append(opts, guildkittest.WithAdminToken(*adminToken))
+	}
+	srv, err := guildkittest.Listen(*addr, opts...)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	loaded := false
+	if *stateFile != "" {
+		f, err := os.Open(*stateFile)
+		switch {
+		case err == nil:
+			err = srv.LoadState(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %s", *stateFile, strings.TrimPrefix(err.Error(), "guildkittest: "))
+			}
+			loaded = true
+		case !errors.Is(err, os.ErrNotExist):
+			return err
+		}
+	}
+	switch {
+	case loaded:
+		if seed != nil {
+			fmt.Fprintf(out, "# state loaded from %s; the seed is not applied again\n", *stateFile)
+		}
+	case seed != nil:
+		srv.ApplySeed(seed)
+	default:
+		demo(srv)
+	}
+
+	fmt.Fprintf(out, "# guildkit emulator listening; stop with Ctrl-C\n")
+	fmt.Fprintf(out, "GUILDKIT_BASE_URL=%s\n", srv.BaseURL())
+	fmt.Fprintf(out, "GUILDKIT_TOKEN=%s\n", srv.Token())
+	if hooks := srv.Webhooks(); len(hooks) > 0 {
+		fmt.Fprintf(out, "GUILDKIT_WEBHOOK_URL=%s/webhooks/%s/%s\n", srv.BaseURL(), hooks[0].ID, hooks[0].Token)
+	}
+	inspector := srv.URL + guildkittest.ControlPrefix
+	if *adminToken != "" {
+		fmt.Fprintf(out, "GUILDKIT_ADMIN_TOKEN=%s\n", *adminToken)
+		inspector += "?token=" + *adminToken
+	}
+	fmt.Fprintf(out, "# inspector: %s\n", inspector)
+
+	<-ctx.Done()
+	srv.Close() // waits for the requests in flight
+	if *stateFile != "" {
+		if err := saveState(srv, *stateFile); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "# state saved to %s\n", *stateFile)
+	}
+	return nil
+}
+
+var globalWindows = map[string]guildkittest.GlobalWindow{
+	"fixed-window":   guildkittest.FixedWindow,
+	"sliding-window": guildkittest.SlidingWindow,
+	"token-bucket":   guildkittest.TokenBucket,
+}
+
+// parseRouteLimit reads "GET /guilds/{guild.id}=5/1s".
+func parseRouteLimit(v string) (guildkittest.Option, error) {
+	route, limit, ok := strings.Cut(v, "=")
+	n, per, ok2 := strings.Cut(limit, "/")
+	method, tmpl, ok3 := strings.Cut(route, " ")
+	if !ok || !ok2 || !ok3 || method == "" || !strings.HasPrefix(tmpl, "/") {
+		return nil, fmt.Errorf("%q is not of the form \"GET /guilds/{guild.id}=5/1s\"", v)
+	}
+	count, err := strconv.Atoi(n)
+	if err != nil || count < 1 {
+		return nil, fmt.Errorf("%q: the count must be a whole number of at least 1", v)
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return nil, fmt.Errorf("%q: the period must be a positive duration such as 1s", v)
+	}
+	return guildkittest.WithRouteLimit(route, count, d), nil
+}
+
+// demo seeds a guild with a #general channel and a webhook in it.
+func demo(srv *guildkittest.Server) {
+	g := srv.AddGuild(guildkit.Guild{Name: "Emulator guild"})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	srv.AddWebhook(ch.ID, "Emulator")
+}
+
+// saveState writes the state next to path and renames it into place, so a
+// crash while writing never leaves a half-written state file.
+func saveState(srv *guildkittest.Server, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("saving state: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	if err := srv.SaveState(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o600); err != nil { // it holds every token
+		tmp.Close()
+		return fmt.Errorf("saving state: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("saving state: %w", err)
+	}
+	return nil
+}
+
+// isLoopback reports whether addr's host is a loopback address or name.
+func isLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}

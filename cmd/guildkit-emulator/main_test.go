@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+// The test binary runs the emulator's main when this variable is set, so the
+// tests start the emulator as a real process and signal it.
+const runMainEnv = "GUILDKIT_EMULATOR_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// emulator is a running emulator process.
+type emulator struct {
+	cmd     *exec.Cmd
+	vars    map[string]string // GUILDKIT_BASE_URL, ... as printed
+	out     *bytes.Buffer     // the rest of its output, after the start lines
+	stderr  *bytes.Buffer
+	done    chan error
+	control string // root URL + "/_guildkit/api/"
+}
+
+// start runs the emulator with args and waits for it to print its variables.
+func start(t *testing.T, args ...string) *emulator {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	e := &emulator{cmd: cmd, vars: map[string]string{}, out: &bytes.Buffer{}, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	cmd.Stderr = e.stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-e.done
+		}
+	})
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		line := lines.Text()
+		if k, v, ok := strings.Cut(line, "="); ok && strings.HasPrefix(k, "GUILDKIT_") {
+			e.vars[k] = v
+		}
+		if strings.HasPrefix(line, "# inspector:") {
+			break
+		}
+	}
+	go func() {
+		_, _ = io.Copy(e.out, stdout)
+		e.done <- cmd.Wait()
+	}()
+	require.NotEmpty(t, e.vars["GUILDKIT_BASE_URL"], "stderr: %s", e.stderr)
+	e.control = strings.TrimSuffix(e.vars["GUILDKIT_BASE_URL"], "/api/v10") + "/_guildkit/api/"
+	return e
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (e *emulator) stop(t *testing.T) {
+	t.Helper()
+	require.NoError(t, e.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-e.done:
+		require.NoError(t, err, "stderr: %s", e.stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the emulator did not stop within 30s of SIGTERM")
+	}
+}
+
+func (e *emulator) client(t *testing.T) *guildkit.Client {
+	c, err := guildkit.New(guildkit.BotToken(e.vars["GUILDKIT_TOKEN"]), guildkit.WithBaseURL(e.vars["GUILDKIT_BASE_URL"]))
+	require.NoError(t, err)
+	return c
+}
+
+func getJSON(t *testing.T, url string, hdr map[string]string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	require.NoError(t, err)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, b
+}
+
+// TestSeedThenGetGuild is the README's path: start with the example seed and
+// fetch the seeded guild with the printed token, as curl would.
+func TestSeedThenGetGuild(t *testing.T) {
+	e := start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"))
+	for _, k := range []string{"GUILDKIT_BASE_URL", "GUILDKIT_TOKEN", "GUILDKIT_WEBHOOK_URL"} {
+		assert.NotEmpty(t, e.vars[k], k)
+	}
+	assert.Empty(t, e.vars["GUILDKIT_ADMIN_TOKEN"], "a loopback emulator needs no admin token")
+
+	status, body := getJSON(t, e.vars["GUILDKIT_BASE_URL"]+"/guilds/200000000000000001", map[string]string{"Authorization": "Bot " + e.vars["GUILDKIT_TOKEN"]})
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	var g struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	require.NoError(t, json.Unmarshal(body, &g))
+	assert.Equal(t, "Emulator guild", g.Name)
+
+	status, _ = getJSON(t, e.vars["GUILDKIT_BASE_URL"]+"/guilds/200000000000000001", map[string]string{"Authorization": "Bot wrong"})
+	assert.Equal(t, http.StatusUnauthorized, status)
+
+	// The printed webhook URL works with guildkit's webhook client.
+	wh, err := guildkit.NewWebhookClient(e.vars["GUILDKIT_WEBHOOK_URL"])
+	require.NoError(t, err)
+	msg, err := wh.Execute(t.Context(), &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("hello from a test")})
+	require.NoError(t, err)
+	assert.Equal(t, "hello from a test", msg.Content)
+	e.stop(t)
+}
+
+// TestRateLimitFlags: a route limit from the command line is enforced with
+// the platform's headers and a 429 past it.
+func TestRateLimitFlags(t *testing.T) {
+	e := start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"), "-route-limit", "GET /guilds/{guild.id}=2/1h")
+	url := e.vars["GUILDKIT_BASE_URL"] + "/guilds/200000000000000001"
+	auth := map[string]string{"Authorization": "Bot " + e.vars["GUILDKIT_TOKEN"]}
+	var got []int
+	for range 3 {
+		status, _ := getJSON(t, url, auth)
+		got = append(got, status)
+	}
+	assert.Equal(t, []int{200, 200, 429}, got)
+	e.stop(t)
+}
+
+// TestStateSurvivesRestart changes the state, stops the emulator with
+// SIGTERM, starts it again on the same state file and compares the whole
+// state, as the control API shows it, before and after.
+func TestStateSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	e := start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"), "-state", state)
+	c := e.client(t)
+	ctx := t.Context()
+	guildID := guildkit.Snowflake(200000000000000001)
+
+	role, err := c.Roles.Create(ctx, guildID, &guildkit.RoleCreateParams{Name: guildkit.Some("Saved role")})
+	require.NoError(t, err)
+	_, err = c.Guilds.Modify(ctx, guildID, &guildkit.GuildModifyParams{Name: guildkit.Some("Renamed guild")})
+	require.NoError(t, err)
+	require.NoError(t, c.Bans.Create(ctx, guildID, 100000000000000003, nil, guildkit.WithReason("saved ban")))
+	wh, err := guildkit.NewWebhookClient(e.vars["GUILDKIT_WEBHOOK_URL"])
+	require.NoError(t, err)
+	_, err = wh.Execute(ctx, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("kept across restarts")})
+	require.NoError(t, err)
+
+	_, before := getJSON(t, e.control+"state", nil)
+	e.stop(t)
+	assert.Contains(t, e.out.String(), "# state saved to "+state)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only the state file is left: no temporary file")
+	info, err := os.Stat(state)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the state holds tokens")
+
+	e2 := start(t, "-state", state)
+	assert.Equal(t, e.vars["GUILDKIT_TOKEN"], e2.vars["GUILDKIT_TOKEN"], "the bot token is part of the state")
+	assert.Equal(t, e.vars["GUILDKIT_WEBHOOK_URL"][len(e.vars["GUILDKIT_BASE_URL"]):], e2.vars["GUILDKIT_WEBHOOK_URL"][len(e2.vars["GUILDKIT_BASE_URL"]):])
+	_, after := getJSON(t, e2.control+"state", nil)
+	assert.JSONEq(t, string(before), string(after), "the state after a restart is the state before it")
+
+	// And it is served: the renamed guild, the role, the ban.
+	c2 := e2.client(t)
+	g, err := c2.Guilds.Get(ctx, guildID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "Renamed guild", g.Name)
+	assert.True(t, hasRole(g.Roles, role.ID))
+	ban, err := c2.Bans.Get(ctx, guildID, 100000000000000003)
+	require.NoError(t, err)
+	require.NotNil(t, ban.Reason)
+	assert.Equal(t, "saved ban", *ban.Reason)
+	e2.stop(t)
+}
+
+func hasRole(roles []guildkit.Role, id guildkit.Snowflake) bool {
+	for _, r := range roles {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBadSeedSaysWhere runs the emulator on broken seeds: each fails to
+// start with exit status 1 and a message naming the line or the field.
+func TestBadSeedSaysWhere(t *testing.T) {
+	cases := []struct {
+		name, seed, want string
+	}{
+		{"syntax", "{\n  \"users\": [\n    {\"id\": \"1\",, }\n  ]\n}", "line 3, column 17"},
+		{"type", "{\n  \"guilds\": [{\"name\": 5}]\n}", "seed.json: seed: line 2, column 24: guilds.name: a JSON number cannot be a string"},
+		{"unknown field", "{\n  \"guild\": []\n}", `unknown field "guild"`},
+		{"reference", `{"users": [{"id": "1", "username": "a"}], "guilds": [{"name": "g", "channels": [{"id": "5", "name": "x"}], "members": [{"user_id": "2"}]}]}`,
+			"guilds[0].members[0].user_id: no user 2 in users"},
+		{"webhook channel", `{"guilds": [{"name": "g", "webhooks": [{"channel_id": "9", "name": "CI"}]}]}`,
+			"guilds[0].webhooks[0].channel_id: no channel 9 in this guild"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "seed.json")
+			require.NoError(t, os.WriteFile(path, []byte(tc.seed), 0o600))
+			cmd := exec.Command(os.Args[0], "-addr", "127.0.0.1:0", "-seed", path)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%s", out)
+			assert.Equal(t, 1, exit.ExitCode())
+			assert.Contains(t, string(out), tc.want)
+			assert.NotContains(t, string(out), "panic")
+		})
+	}
+}
+
+// TestBadFlags: a usage error exits 2.
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}, {"-global-limit", "-1"},
+		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}} {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), runMainEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%v: %s", args, out)
+		assert.Equal(t, 2, exit.ExitCode(), "%v: %s", args, out)
+	}
+}
+
+// TestAdminTokenOffLoopback: listening on every address makes the control
+// API require the admin token.
+func TestAdminTokenOffLoopback(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-addr", "0.0.0.0:0", "-admin-token", "s3cret-admin")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	vars := map[string]string{}
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		if k, v, ok := strings.Cut(lines.Text(), "="); ok {
+			vars[k] = v
+		}
+		if strings.HasPrefix(lines.Text(), "# inspector:") {
+			break
+		}
+	}
+	assert.Equal(t, "s3cret-admin", vars["GUILDKIT_ADMIN_TOKEN"])
+	// Reach it on loopback: 0.0.0.0 listens there too.
+	base := strings.Replace(strings.TrimSuffix(vars["GUILDKIT_BASE_URL"], "/api/v10"), "0.0.0.0", "127.0.0.1", 1)
+	base = strings.Replace(base, "[::]", "127.0.0.1", 1)
+	status, _ := getJSON(t, base+"/_guildkit/api/state", nil)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	status, _ = getJSON(t, base+"/_guildkit/api/state", map[string]string{"Authorization": "Bearer wrong"})
+	assert.Equal(t, http.StatusUnauthorized, status)
+	status, _ = getJSON(t, base+"/_guildkit/api/state", map[string]string{"Authorization": "Bearer s3cret-admin"})
+	assert.Equal(t, http.StatusOK, status)
+	status, _ = getJSON(t, base+"/_guildkit/api/events?token=s3cret-admin", nil)
+	assert.Equal(t, http.StatusOK, status)
+}

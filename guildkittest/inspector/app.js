@@ -1,0 +1,171 @@
+// The emulator's inspector page: the server's state, its webhook messages
+// rendered with their components, and the live event and request feeds.
+// Plain DOM, no framework; every piece of server data is set as text, never
+// as HTML.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const api = (path) => "api/" + path + (token ? (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : "");
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+// ---- state ----
+
+function table(headers, rows) {
+  if (rows.length === 0) return el("p", { class: "empty", text: "none" });
+  return el("table", {},
+    el("thead", {}, el("tr", {}, headers.map((h) => el("th", { text: h })))),
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", { text: c }))))));
+}
+
+const channelTypes = { 0: "text", 2: "voice", 4: "category", 5: "announcement", 10: "thread", 11: "thread", 12: "private thread", 13: "stage", 15: "forum", 16: "media" };
+
+function renderState(st) {
+  const users = new Map((st.users || []).map((u) => [u.id, u]));
+  const box = document.getElementById("guilds");
+  box.replaceChildren();
+  if (!st.guilds || st.guilds.length === 0) {
+    box.append(el("p", { class: "empty", text: "No guilds yet." }));
+  }
+  for (const g of st.guilds || []) {
+    const roles = new Map((g.roles || []).map((r) => [r.id, r.name]));
+    box.append(el("div", { class: "guild", "data-guild": g.guild.id },
+      el("h3", { text: g.guild.name }),
+      el("h4", { text: "Channels" }),
+      table(["name", "type", "id"], (g.channels || []).map((c) => ["#" + c.name, channelTypes[c.type] || String(c.type), c.id])),
+      el("h4", { text: "Members" }),
+      table(["user", "nick", "roles"], (g.members || []).map((m) => {
+        const u = m.member.user || {};
+        const name = (users.get(u.id) || u).username || u.id;
+        return [name, m.member.nick || "", (m.member.roles || []).map((id) => roles.get(id) || id).join(", ")];
+      })),
+      el("h4", { text: "Roles" }),
+      table(["name", "permissions", "position"], (g.roles || []).map((r) => [r.name, r.permissions, String(r.position ?? 0)]))));
+  }
+  renderMessages(st);
+}
+
+// ---- messages and components ----
+
+function renderMessages(st) {
+  const box = document.getElementById("messages");
+  box.replaceChildren();
+  const hooks = new Map((st.webhooks || []).map((w) => [w.id, w]));
+  const msgs = st.webhook_messages || [];
+  if (msgs.length === 0) {
+    box.append(el("p", { class: "empty", text: "No webhook messages yet." }));
+    return;
+  }
+  for (const { webhook_id: wid, message: m } of msgs.slice().reverse()) {
+    const hook = hooks.get(wid) || {};
+    const author = (m.author && m.author.username) || hook.name || "webhook";
+    const node = el("article", { class: "message", "data-message": m.id },
+      el("div", {}, el("span", { class: "author", text: author }), el("span", { class: "meta", text: m.timestamp || "" })),
+      m.content ? el("div", { class: "content", text: m.content }) : null,
+      renderComponents(m.components || []));
+    box.append(node);
+  }
+}
+
+function renderComponents(list) {
+  return el("div", { class: "components" }, list.map(renderComponent));
+}
+
+function renderComponent(c) {
+  switch (c.type) {
+    case 1: return el("div", { class: "c-row" }, (c.components || []).map(renderComponent));
+    case 2: return el("button", {
+      class: "c-button style-" + (c.style || 1), type: "button", disabled: !!c.disabled,
+      title: c.url || c.custom_id || "", text: [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ") || " ",
+    });
+    case 3: case 5: case 6: case 7: case 8: {
+      const s = el("select", { class: "c-select", disabled: !!c.disabled, "aria-label": c.placeholder || "select" },
+        el("option", { text: c.placeholder || "Make a selection" }));
+      for (const o of c.options || []) s.append(el("option", { text: o.label }));
+      return s;
+    }
+    case 9: return el("div", { class: "c-section" },
+      el("div", { class: "c-body" }, (c.components || []).map(renderComponent)),
+      c.accessory ? renderComponent(c.accessory) : null);
+    case 10: return el("div", { class: "c-text", text: c.content || "" });
+    case 11: return el("div", { class: "c-media c-thumb", title: c.description || "", text: mediaName(c.media) });
+    case 12: return el("div", { class: "c-gallery" },
+      (c.items || []).map((it) => el("div", { class: "c-media", title: it.description || "", text: mediaName(it.media) })));
+    case 13: return el("div", { class: "c-file", text: mediaName(c.file) });
+    case 14: return el("hr", { class: "c-separator spacing-" + (c.spacing || 1) + (c.divider === false ? "" : " divider") });
+    case 17: {
+      const box = el("div", { class: "c-container" + (c.spoiler ? " spoiler" : "") }, (c.components || []).map(renderComponent));
+      if (typeof c.accent_color === "number") box.style.borderLeftColor = "#" + c.accent_color.toString(16).padStart(6, "0");
+      return box;
+    }
+    default: return el("div", { class: "c-unknown", text: "component type " + c.type });
+  }
+}
+
+function mediaName(m) {
+  if (!m || !m.url) return "media";
+  const u = m.url;
+  return u.startsWith("attachment://") ? u.slice("attachment://".length) : u.split("/").pop() || u;
+}
+
+// ---- feeds ----
+
+function addFeedItem(listID, text, cls) {
+  const list = document.getElementById(listID);
+  const li = el("li", { class: "fresh " + (cls || ""), text });
+  list.prepend(li);
+  setTimeout(() => li.classList.remove("fresh"), 1500);
+  while (list.children.length > 200) list.lastChild.remove();
+}
+
+function eventText(e) { return e.name + (e.guild_id ? "  guild " + e.guild_id : ""); }
+function requestText(r) { return r.status + "  " + r.method + " " + (r.route || r.path); }
+
+let refreshTimer = null;
+function scheduleRefresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, 150);
+}
+
+async function refresh() {
+  const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json())]);
+  renderState(st);
+  document.getElementById("clock").textContent = "server clock " + clock.now;
+}
+
+async function loadLogs() {
+  const [events, requests] = await Promise.all([fetch(api("events")).then((r) => r.json()), fetch(api("requests")).then((r) => r.json())]);
+  for (const e of (events || []).slice(-200)) addFeedItem("events", eventText(e));
+  for (const r of (requests || []).slice(-200)) addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
+}
+
+function connect() {
+  const status = document.getElementById("status");
+  const es = new EventSource(api("feed"));
+  es.onopen = () => { status.textContent = "live"; status.classList.add("live"); };
+  es.onerror = () => { status.textContent = "reconnecting…"; status.classList.remove("live"); };
+  es.addEventListener("event", (m) => { addFeedItem("events", eventText(JSON.parse(m.data))); scheduleRefresh(); });
+  es.addEventListener("request", (m) => {
+    const r = JSON.parse(m.data);
+    addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
+    if (r.method !== "GET") scheduleRefresh();
+  });
+}
+
+document.getElementById("refresh").addEventListener("click", refresh);
+refresh().then(loadLogs).then(connect).catch((err) => {
+  document.getElementById("status").textContent = "error: " + err;
+});

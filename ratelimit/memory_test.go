@@ -1,0 +1,83 @@
+package ratelimit_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit/ratelimit"
+	"github.com/seed012df1e9/guildkit/ratelimit/storetest"
+)
+
+func TestSlidingWindow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rate float64
+		want ratelimit.GlobalLimit
+	}{
+		{50, ratelimit.GlobalLimit{Limit: 50, Window: time.Second + ratelimit.DefaultMargin, Margin: ratelimit.DefaultMargin}},
+		{1, ratelimit.GlobalLimit{Limit: 1, Window: time.Second + ratelimit.DefaultMargin, Margin: ratelimit.DefaultMargin}},
+		{0.5, ratelimit.GlobalLimit{Limit: 1, Window: 2*time.Second + 2*ratelimit.DefaultMargin, Margin: 2 * ratelimit.DefaultMargin}},
+		{0, ratelimit.GlobalLimit{}},
+		{-3, ratelimit.GlobalLimit{}},
+	} {
+		assert.Equal(t, tc.want, ratelimit.SlidingWindow(tc.rate), "%v", tc.rate)
+	}
+	big := ratelimit.SlidingWindow(1e12)
+	assert.Equal(t, 4096, big.Limit, "a huge rate keeps a bounded log")
+	assert.Less(t, big.Window, time.Microsecond)
+}
+
+func TestTokenHash(t *testing.T) {
+	t.Parallel()
+	h := ratelimit.TokenHash("Bot secret-token")
+	assert.Len(t, h, 32)
+	assert.NotContains(t, h, "secret")
+	assert.Equal(t, h, ratelimit.TokenHash("Bot secret-token"), "stable")
+	assert.NotEqual(t, h, ratelimit.TokenHash("Bot other"))
+	assert.Equal(t, "none", ratelimit.TokenHash(""))
+	assert.False(t, strings.Contains(ratelimit.SecretHash("abc"), "abc"))
+}
+
+// TestMemoryGlobalSlidingWindow: at most Limit reservations in any Window;
+// the next waits for the oldest to leave the window, and takes nothing while
+// it waits.
+func TestMemoryGlobalSlidingWindow(t *testing.T) {
+	t.Parallel()
+	m := ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})
+	ctx := context.Background()
+	g := ratelimit.GlobalLimit{Limit: 3, Window: 300 * time.Millisecond}
+	for i := range 3 {
+		r := &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: string(rune('a' + i)), Global: g}
+		require.NoError(t, m.Reserve(ctx, r))
+		require.Zero(t, r.Wait, "reservation %d", i)
+		require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200}))
+	}
+	r := &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: "d", Global: g}
+	require.NoError(t, m.Reserve(ctx, r))
+	assert.True(t, r.GlobalWait)
+	assert.False(t, r.Ticket.Held)
+	assert.Positive(t, r.Wait)
+	assert.LessOrEqual(t, r.Wait, g.Window)
+	// Another token has its own window.
+	other := &ratelimit.Reservation{Token: "u", Method: "GET", Route: "/x/{a}", Major: "d", Global: g}
+	require.NoError(t, m.Reserve(ctx, other))
+	assert.Zero(t, other.Wait)
+	require.NoError(t, m.Release(ctx, other))
+
+	time.Sleep(r.Wait)
+	require.NoError(t, m.Reserve(ctx, r))
+	assert.Zero(t, r.Wait, "the oldest left the window")
+	require.NoError(t, m.Release(ctx, r))
+}
+
+func TestMemoryStoreConformance(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, cfg storetest.Config) ratelimit.Store {
+		return ratelimit.NewMemoryStore(ratelimit.MemoryOptions{ClaimTTL: cfg.ClaimTTL})
+	})
+}
