@@ -91,7 +91,7 @@ func TestModalFormWithToken(t *testing.T) {
 	}
 	assert.True(t, executed)
 	assert.True(t, deleted, "the webhook is deleted at the end")
-	hooks, err := srv.Client().Webhooks.ListGuild(context.Background(), g.ID)
+	hooks, err := srv.Client().Webhooks.ListByGuild(context.Background(), g.ID)
 	require.NoError(t, err)
 	assert.Empty(t, hooks)
 }
