@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-retryablehttp"
-
 	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 )
 
@@ -55,7 +53,7 @@ type Client struct {
 	cred      Credential
 	userAgent string
 	logger    *slog.Logger
-	http      *retryablehttp.Client
+	http      *http.Client // the rate-limit (and observer) layers over the caller's client
 	retry     retryPolicy
 	limiter   *ratelimit.Transport // the bucket layer below the retries
 	observer  *Observer            // nil unless WithObserver
@@ -233,19 +231,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if cfg.observer != nil {
 		hc = withObserver(hc)
 	}
-	c.http = &retryablehttp.Client{
-		HTTPClient:   hc,
-		Logger:       nil, // its records print URLs, which hold webhook tokens
-		RetryMax:     cfg.retry.max,
-		RetryWaitMin: cfg.retry.minWait,
-		RetryWaitMax: cfg.retry.maxWait,
-		CheckRetry:   c.checkRetry,
-		Backoff:      c.backoff,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, attempt int) {
-			c.logAttempt(r, attempt)
-		},
-	}
+	c.http = hc
 	s := service{c}
 	c.Guilds = (*GuildService)(&s)
 	c.Channels = (*ChannelService)(&s)

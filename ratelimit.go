@@ -237,6 +237,16 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// limitOf returns what a 429 answer said of the limit, as the bucket layer
+// parsed it on its way up; body is read only when that layer did not see the
+// answer.
+func limitOf(st *attempt, h http.Header, body []byte) ratelimit.Limited {
+	if st.rl.Limited != nil {
+		return *st.rl.Limited
+	}
+	return ratelimit.ParseLimited(h, body)
+}
+
 // limitOfResponse is limitOf for a 429 whose body the bucket layer did not
 // read (the layer is off: [WithoutRateLimiter]); the body is read, bounded,
 // and put back for the caller.

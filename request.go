@@ -95,25 +95,29 @@ type response struct {
 // documented answer (1000 members) is well under 2 MiB.
 const maxResponseBody = 32 << 20
 
-// attemptKey carries an *attempt in the request's context, for the retry
-// policy and the log hook.
-type attemptKey struct{}
-
-// attempt is the state of one call across its attempts.
+// attempt is the state of one call across its attempts. The retry hooks
+// are its methods, bound to it for the call; the layers below find it
+// through the rate-limit request in the context ([attemptFrom]).
 type attempt struct {
+	c *Client
 	// rl names the call (method, route template, major parameter, whether
 	// it may wait) for the bucket layer, which reports its wait back in it.
 	rl         ratelimit.Request
 	replayable bool
 	tries      int
-	wait       time.Duration // the next backoff, chosen by checkRetry
-	waitSet    bool          // whether checkRetry chose one
+	next       retryDecision // the retry policy's last decision
 	ob         *observation  // nil unless the client has an Observer
+	sender     retryablehttp.Client
 }
 
+// attemptFrom returns the call state a request of this client carries, or
+// nil.
 func attemptFrom(ctx context.Context) *attempt {
-	a, _ := ctx.Value(attemptKey{}).(*attempt)
-	return a
+	if rl := ratelimit.FromContext(ctx); rl != nil {
+		a, _ := rl.Call.(*attempt)
+		return a
+	}
+	return nil
 }
 
 // do sends r, decodes a successful JSON answer into out (when out is not nil
@@ -200,6 +204,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 
 	st := &attempt{
+		c:          c,
 		replayable: replayable,
 		rl:         ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry},
 	}
@@ -207,7 +212,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		ctx, st.ob = c.startObservation(ctx, r, u, st.rl.Major, secrets)
 		defer func() { resp = st.ob.finish(st, resp, err) }()
 	}
-	ctx = context.WithValue(ctx, attemptKey{}, st)
+	st.rl.Call = st
 	ctx = ratelimit.NewContext(ctx, &st.rl)
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
@@ -230,7 +235,8 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 
 	start := time.Now()
-	resp, err = c.http.Do(req)
+	c.bindSender(ctx, st)
+	resp, err = st.sender.Do(req)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -445,17 +451,28 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// bindSender sets up the go-retryablehttp client that sends one call, its
+// hooks bound to the call's state (it lives in the state, so that costs no
+// allocation of its own).
+func (c *Client) bindSender(ctx context.Context, st *attempt) {
+	st.sender = retryablehttp.Client{
+		HTTPClient:   c.http,
+		Logger:       nil, // its records print URLs, which hold webhook tokens
+		RetryMax:     c.retry.max,
+		RetryWaitMin: c.retry.minWait,
+		RetryWaitMax: c.retry.maxWait,
+		CheckRetry:   st.checkRetry,
+		Backoff:      st.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+	if c.logger.Enabled(ctx, slog.LevelDebug) {
+		st.sender.RequestLogHook = st.logAttempt
+	}
+}
+
 // logAttempt is the transport's hook before each attempt.
-func (c *Client) logAttempt(r *http.Request, n int) {
-	ctx := r.Context()
-	if !c.logger.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	st := attemptFrom(ctx)
-	if st == nil {
-		return
-	}
-	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: sending",
+func (st *attempt) logAttempt(_ retryablehttp.Logger, r *http.Request, n int) {
+	st.c.logger.LogAttrs(r.Context(), slog.LevelDebug, "guildkit: sending",
 		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route), slog.Int("attempt", n+1))
 }
 

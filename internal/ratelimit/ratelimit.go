@@ -43,6 +43,11 @@ type Request struct {
 	// and nil otherwise, so the layer above need not read the body again.
 	Limited *Limited
 
+	// Call is the caller's own record of the call, opaque to this package:
+	// it rides in the one context value the call carries, so the layers
+	// above need no context value of their own.
+	Call any
+
 	// res and obs are the call's business with the store; they live here so
 	// that an attempt allocates nothing of its own.
 	res   shared.Reservation
