@@ -2,7 +2,6 @@ package guildkit
 
 import (
 	"context"
-	"errors"
 	"iter"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -18,11 +17,6 @@ type Ban struct {
 	Reason *string `json:"reason"`
 	User   User    `json:"user"`
 }
-
-// ErrBulkBanFailed matches, with errors.Is, the [*APIError] of a
-// [BanService.Bulk] call that could ban none of the users: error code
-// [CodeFailedToBanUsers] (500000, "failed to ban users").
-var ErrBulkBanFailed = errors.New("guildkit: failed to ban users")
 
 // Limits of the ban operations.
 const (
@@ -77,7 +71,7 @@ func (s *BanService) List(ctx context.Context, guildID Snowflake, params *BanLis
 	var bans []Ban
 	if _, err := s.c.do(ctx, &request{
 		method: "GET", route: "/guilds/{guild.id}/bans", path: []any{guildID},
-		query: queryOf(params), opts: opts,
+		query: params, opts: opts,
 	}, &bans); err != nil {
 		return nil, err
 	}

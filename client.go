@@ -37,6 +37,15 @@ func (c credential) String() string { return c.scheme + " <redacted>" }
 // GoString returns the same as String, so %#v does not show the token either.
 func (c credential) GoString() string { return c.String() }
 
+// credentialToken returns the secret part of cred, or "" when there is
+// none.
+func credentialToken(cred Credential) string {
+	if c, ok := cred.(credential); ok {
+		return c.token
+	}
+	return ""
+}
+
 // BotToken is a bot's token, sent as "Authorization: Bot <token>" (the
 // reference platform's form; the interface leaves the header syntax unshown).
 func BotToken(token string) Credential { return credential{"Bot", token} }

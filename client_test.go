@@ -510,3 +510,46 @@ func TestValidationErrorListsEveryProblem(t *testing.T) {
 	assert.True(t, errors.As(err, &fe))
 	assert.True(t, strings.HasPrefix(err.Error(), "guildkit: invalid request: "))
 }
+
+// TestAPIErrorHeader: an error answer's header is kept for the caller (the
+// rate-limit scope, trace ids), without cookies and without any header
+// whose value echoes a secret the client holds.
+func TestAPIErrorHeader(t *testing.T) {
+	t.Parallel()
+	const hookToken = "hook-token-Secret_123"
+	c, mux := setup(t)
+	answer := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Scope", "user")
+		w.Header().Set("X-Trace-Id", "trace-42")
+		w.Header().Set("Set-Cookie", "session=abc")
+		w.Header().Set("X-Echo-Authorization", r.Header.Get("Authorization"))
+		w.Header().Set("X-Echo-Path", r.URL.Path)
+		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50013, "message": "Missing Permissions"})
+	}
+	mux.HandleFunc("GET /guilds/1", answer)
+	mux.HandleFunc("GET /webhooks/2/"+hookToken, answer)
+
+	for name, call := range map[string]func() error{
+		"bot token": func() error { _, err := c.Guilds.Get(t.Context(), 1, nil); return err },
+		"webhook token": func() error {
+			_, err := c.Webhooks.GetWithToken(t.Context(), 2, hookToken)
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var apiErr *guildkit.APIError
+			require.ErrorAs(t, call(), &apiErr)
+			assert.Equal(t, "user", apiErr.Header.Get("X-RateLimit-Scope"))
+			assert.Equal(t, "trace-42", apiErr.Header.Get("X-Trace-Id"))
+			assert.Empty(t, apiErr.Header.Values("Set-Cookie"))
+			if name == "webhook token" {
+				assert.Empty(t, apiErr.Header.Values("X-Echo-Path"), "the webhook token echoed in a path")
+			} else {
+				assert.Empty(t, apiErr.Header.Values("X-Echo-Authorization"), "the bot token echoed")
+				assert.Equal(t, "/guilds/1", apiErr.Header.Get("X-Echo-Path"), "a header without secrets is kept")
+			}
+			assert.NotContains(t, fmt.Sprintf("%+v %#v", apiErr, apiErr), testToken)
+			assert.NotContains(t, fmt.Sprintf("%+v %#v", apiErr, apiErr), hookToken)
+		})
+	}
+}

@@ -27,6 +27,11 @@ var (
 	ErrRateLimited  = errors.New("guildkit: rate limited")  // status 429, or a wait refused before sending
 	ErrServer       = errors.New("guildkit: server error")  // status 5xx
 	ErrNoCredential = errors.New("guildkit: no credential") // a bot or bearer call on a client made without one
+
+	// ErrBulkBanFailed matches the [*APIError] of a [BanService.Bulk] call
+	// that could ban none of the users: error code [CodeFailedToBanUsers]
+	// (500000, "failed to ban users").
+	ErrBulkBanFailed = errors.New("guildkit: failed to ban users")
 )
 
 // ErrorCode is the interface's numeric error code, carried in the "code" field
@@ -35,7 +40,7 @@ var (
 // documents describe.
 type ErrorCode int
 
-// Error codes.
+// Error codes, in numeric order.
 const (
 	CodeGeneral              ErrorCode = 0
 	CodeUnknownChannel       ErrorCode = 10003
@@ -50,12 +55,12 @@ const (
 	CodeUnknownBan           ErrorCode = 10026
 	CodeMaximumReached       ErrorCode = 30000
 	CodeUnauthorized         ErrorCode = 40001
+	CodeTargetUserNotInVoice ErrorCode = 40032
 	CodeMissingAccess        ErrorCode = 50001
-	CodeInvalidWebhookToken  ErrorCode = 50027
 	CodeMissingPermissions   ErrorCode = 50013
+	CodeInvalidWebhookToken  ErrorCode = 50027
 	CodeInvalidFormBody      ErrorCode = 50035
 	CodeInvalidRequest       ErrorCode = 50109
-	CodeTargetUserNotInVoice ErrorCode = 40032
 	CodeFailedToBanUsers     ErrorCode = 500000
 )
 
@@ -84,6 +89,11 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Body is the raw response body, up to 64 KiB.
 	Body []byte
+	// Header is the response's header (the rate-limit scope and bucket,
+	// trace ids), without Set-Cookie and without any header whose value
+	// holds a secret the client was given (see [safeHeader]); nil when the
+	// error did not come from an answer.
+	Header http.Header
 }
 
 // Error formats the error as
@@ -147,6 +157,29 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeFailedToBanUsers
 	}
 	return false
+}
+
+// safeHeader returns a copy of h for an [APIError]: cookies are left out,
+// and so is any header whose value holds one of the secrets (the token of
+// the credential, a webhook token of the path), since a proxy may echo the
+// request's headers in its answer.
+func safeHeader(h http.Header, secrets ...string) http.Header {
+	out := make(http.Header, len(h))
+next:
+	for k, vs := range h {
+		if k == "Set-Cookie" || k == "Authorization" || k == "Proxy-Authorization" {
+			continue
+		}
+		for _, v := range vs {
+			for _, s := range secrets {
+				if s != "" && strings.Contains(v, s) {
+					continue next
+				}
+			}
+		}
+		out[k] = slices.Clone(vs)
+	}
+	return out
 }
 
 // RateLimitError reports a rate limit the client did not wait out: retries

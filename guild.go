@@ -299,7 +299,7 @@ func (s *GuildService) Get(ctx context.Context, guildID Snowflake, params *Guild
 	var g Guild
 	_, err := s.c.do(ctx, &request{
 		method: "GET", route: "/guilds/{guild.id}", path: []any{guildID},
-		query: queryOf(params), opts: opts,
+		query: params, opts: opts,
 	}, &g)
 	if err != nil {
 		return nil, err

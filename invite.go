@@ -285,7 +285,7 @@ func (s *InviteService) Get(ctx context.Context, code string, params *InviteGetP
 	var inv Invite
 	_, err := s.c.do(ctx, &request{
 		method: "GET", route: "/invites/{invite.code}", path: []any{code},
-		query: queryOf(params), opts: opts,
+		query: params, opts: opts,
 	}, &inv)
 	if err != nil {
 		return nil, err

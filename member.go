@@ -133,7 +133,7 @@ func (s *MemberService) List(ctx context.Context, guildID Snowflake, params *Mem
 	var ms []Member
 	if _, err := s.c.do(ctx, &request{
 		method: "GET", route: "/guilds/{guild.id}/members", path: []any{guildID},
-		query: queryOf(params), opts: opts,
+		query: params, opts: opts,
 	}, &ms); err != nil {
 		return nil, err
 	}
@@ -554,7 +554,7 @@ func (s *MemberService) PruneCount(ctx context.Context, guildID Snowflake, param
 	}
 	if _, err := s.c.do(ctx, &request{
 		method: "GET", route: "/guilds/{guild.id}/prune", path: []any{guildID},
-		query: queryOf(params), opts: opts,
+		query: params, opts: opts,
 	}, &out); err != nil {
 		return 0, err
 	}

@@ -77,7 +77,7 @@ type request struct {
 	method   string
 	route    string // template, with placeholders such as {guild.id}
 	path     []any  // values for the placeholders, in order: Snowflake or string
-	query    any    // a struct for go-querystring, or nil
+	query    any    // a struct or a pointer to one (nil: no query) for go-querystring
 	body     any    // encoded as JSON, or as payload_json when there are parts
 	parts    []formPart
 	auth     auth
@@ -263,7 +263,8 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route}
+	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route,
+		Header: safeHeader(resp.Header, append(secrets, credentialToken(c.cred))...)}
 	apiErr.parseErrorBody(raw)
 	if resp.StatusCode == http.StatusTooManyRequests {
 		lim := limitOf(st, resp.Header, raw)
@@ -340,7 +341,11 @@ func redactErr(err error, secrets []string) error {
 // expandRoute fills the placeholders of route with the escaped values, and
 // reports an empty or zero value as a missing path parameter. Values for
 // {webhook.token} placeholders are returned as secrets.
+//
+// The number of values must match the placeholders: a mismatch is a bug in
+// the calling service method, and panics.
 func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
+	route0 := route
 	var b strings.Builder
 	var secrets []string
 	i := 0
@@ -368,13 +373,18 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 			}
 		}
 		i++
-		if s == "" {
+		if s == "" && i <= len(args) {
 			v.Add(name, wire.CodeRequired, "required path parameter is empty")
 		}
 		if strings.HasSuffix(name, ".token") {
 			secrets = append(secrets, s)
 		}
 		b.WriteString(url.PathEscape(s))
+	}
+	if i != len(args) {
+		// The service method and its route disagree: a bug in guildkit,
+		// which every operation's test would meet at once.
+		panic(fmt.Sprintf("guildkit: route %s has %d placeholders, given %d values", route0, i, len(args)))
 	}
 	return b.String(), secrets
 }
@@ -495,13 +505,4 @@ func isPermanent(err error) bool {
 	var certErr *tls.CertificateVerificationError
 	var waitErr *ratelimit.WaitError
 	return errors.As(err, &certErr) || errors.As(err, &waitErr)
-}
-
-// queryOf returns params for go-querystring, or nil when params is a nil
-// pointer (so that a nil *XParams means "no parameters").
-func queryOf[P any](params *P) any {
-	if params == nil {
-		return nil
-	}
-	return params
 }

@@ -34,3 +34,24 @@ func TestRedactErr(t *testing.T) {
 	assert.Same(t, clean, redactErr(clean, secrets), "an error without a secret is returned as it is")
 	assert.NoError(t, redactErr(nil, secrets))
 }
+
+// TestExpandRoutePanicsOnMismatch: a service method that gives its route
+// more or fewer values than it has placeholders is a bug, found at once.
+func TestExpandRoutePanicsOnMismatch(t *testing.T) {
+	t.Parallel()
+	var v ValidationError
+	assert.PanicsWithValue(t, "guildkit: route /guilds/{guild.id}/members/{user.id} has 2 placeholders, given 3 values", func() {
+		expandRoute(&v, "/guilds/{guild.id}/members/{user.id}", []any{Snowflake(1), Snowflake(2), Snowflake(3)})
+	})
+	assert.PanicsWithValue(t, "guildkit: route /guilds/{guild.id}/members/{user.id} has 2 placeholders, given 1 values", func() {
+		expandRoute(&v, "/guilds/{guild.id}/members/{user.id}", []any{Snowflake(1)})
+	})
+	path, _ := expandRoute(&v, "/guilds/{guild.id}/members/{user.id}", []any{Snowflake(0), "x"})
+	assert.Equal(t, "/guilds//members/x", path)
+	assert.Equal(t, []string{"guild.id"}, func() (p []string) {
+		for _, fe := range v.Problems {
+			p = append(p, fe.Path)
+		}
+		return p
+	}(), "an empty value is the caller's mistake: a validation problem, not a panic")
+}

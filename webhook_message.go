@@ -210,7 +210,7 @@ type WebhookMessageGetParams struct {
 func (s *WebhookService) GetMessage(ctx context.Context, webhookID Snowflake, token string, messageID Snowflake, params *WebhookMessageGetParams, opts ...RequestOption) (*Message, error) {
 	var m Message
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",
-		path: []any{webhookID, token, messageID}, query: queryOf(params), auth: authNone, opts: opts}, &m); err != nil {
+		path: []any{webhookID, token, messageID}, query: params, auth: authNone, opts: opts}, &m); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -358,6 +358,6 @@ type WebhookMessageDeleteParams struct {
 // Spec: "Delete Webhook Message" — DELETE /webhooks/{webhook.id}/{webhook.token}/messages/{message.id}
 func (s *WebhookService) DeleteMessage(ctx context.Context, webhookID Snowflake, token string, messageID Snowflake, params *WebhookMessageDeleteParams, opts ...RequestOption) error {
 	_, err := s.c.do(ctx, &request{method: http.MethodDelete, route: "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",
-		path: []any{webhookID, token, messageID}, query: queryOf(params), auth: authNone, opts: opts}, nil)
+		path: []any{webhookID, token, messageID}, query: params, auth: authNone, opts: opts}, nil)
 	return err
 }
