@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit"
@@ -96,7 +97,8 @@ func (gs *guildState) maxBitrate(t guildkit.ChannelType) int {
 // field rules, bitrate maxima by tier, a category parent, a known voice
 // region, overwrites naming known roles and members and only permissions
 // the caller holds (MANAGE_ROLES only for administrators). Without a
-// position the channel goes after every other. Emits CHANNEL_CREATE.
+// position the channel goes after every other. A name of white space only
+// is refused, as the reference platform does. Emits CHANNEL_CREATE.
 func (s *Server) createChannel(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageChannels) {
@@ -108,7 +110,7 @@ func (s *Server) createChannel(c *call) {
 	}
 	typ := p.Type.Or(guildkit.ChannelTypeGuildText)
 	problems := map[string]string{}
-	if n := utf8.RuneCountInString(p.Name); n < 1 || n > 100 {
+	if n := utf8.RuneCountInString(p.Name); n < 1 || n > 100 || strings.TrimSpace(p.Name) == "" {
 		problems["name"] = "Must be between 1 and 100 in length."
 	}
 	switch typ {

@@ -258,11 +258,8 @@ func (s *Server) playFault(w http.ResponseWriter, r *http.Request, route string)
 	return true
 }
 
-// recordUnlocked records a request the handler never saw; the caller does
-// not hold s.mu.
+// recordUnlocked records a request the handler never saw.
 func (s *Server) recordUnlocked(r *http.Request, route string, status int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.record(r, route, nil, status)
 }
 

@@ -39,7 +39,7 @@ func (s *Server) initGuildSettings(gs *guildState) {
 func (s *Server) guildRoutes(reg registrar) {
 	reg("GET /guilds/{guild_id}", authRequired, s.getGuild)
 	reg("GET /guilds/{guild_id}/preview", authRequired, s.getGuildPreview)
-	reg("PATCH /guilds/{guild_id}", authRequired, s.modifyGuild)
+	reg("PATCH /guilds/{guild_id}", authRequired, s.modifyGuild, bodyLimit(MaxImageBody))
 	reg("GET /guilds/{guild_id}/regions", authRequired, s.listVoiceRegions)
 	reg("GET /guilds/{guild_id}/invites", authRequired, s.listGuildInvites)
 	reg("GET /guilds/{guild_id}/integrations", authRequired, s.listIntegrations)

@@ -255,7 +255,7 @@ func (s *Server) inviteRoutes(reg registrar) {
 	reg("GET /invites/{invite_code}", authRequired, s.getInvite)
 	reg("DELETE /invites/{invite_code}", authRequired, s.deleteInvite)
 	reg("GET /invites/{invite_code}/target-users", authRequired, s.getTargetUsers)
-	reg("PUT /invites/{invite_code}/target-users", authRequired, s.updateTargetUsers)
+	reg("PUT /invites/{invite_code}/target-users", authRequired, s.updateTargetUsers, streamBody(MaxTargetUsersFile+1<<20, readTargetUsersUpload))
 	reg("GET /invites/{invite_code}/target-users/job-status", authRequired, s.getTargetUsersJobStatus)
 }
 
@@ -422,70 +422,82 @@ const MaxTargetUsersFile = 64 << 20
 // maxTargetUsersLineErrors bounds the line problems one 400 reports.
 const maxTargetUsersLineErrors = 100
 
-// updateTargetUsers: Update Target Users. The inviter or MANAGE_GUILD; the
-// multipart field target_users_file is read as a stream and checked line by
-// line. A bad file is a 400 whose body is {"target_users_file": ["Line 3:
-// ...", ...]}; a good one starts a PROCESSING job and is answered 202.
-func (s *Server) updateTargetUsers(c *call) {
-	is, ok := c.inviteByCode()
-	if !ok || !c.inviterOr(is, guildkit.PermissionManageGuild) {
-		return
-	}
-	c.r.Body = http.MaxBytesReader(c.w, c.r.Body, MaxTargetUsersFile+1<<20)
+// targetUsersUpload is what [readTargetUsersUpload] made of an Update
+// Target Users body, for the handler to answer under the lock.
+type targetUsersUpload struct {
+	ids      []guildkit.Snowflake
+	problems []string // the file's line problems
+	missing  bool     // no target_users_file part
+	bad      bool     // not a multipart body, or a broken one
+}
+
+// readTargetUsersUpload reads an Update Target Users body before the
+// server's lock: the multipart field target_users_file, checked line by line
+// as it streams in, within [MaxTargetUsersFile]. A body over the limit is
+// answered 413 at once; the rest waits in c.upload for the handler (which
+// checks the caller first).
+func readTargetUsersUpload(c *call) bool {
+	up := &targetUsersUpload{}
+	c.upload = up
 	mr, err := c.r.MultipartReader()
 	if err != nil {
-		c.formError(map[string]string{"target_users_file": "This field is required (multipart/form-data)."})
-		return
+		up.missing = true
+		return true
 	}
-	var (
-		ids      []guildkit.Snowflake
-		problems []string
-		found    bool
-	)
+	found := false
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				c.error(http.StatusRequestEntityTooLarge, 40005, "Request entity too large")
-				return
-			}
-			c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body.")
-			return
-		}
-		if part.FormName() != "target_users_file" || found {
-			_, _ = io.Copy(io.Discard, part)
+		if err == nil && (part.FormName() != "target_users_file" || found) {
+			_, err = io.Copy(io.Discard, part)
 			part.Close()
-			continue
+		} else if err == nil {
+			found = true
+			up.ids, up.problems, err = readTargetUsersFile(part)
+			part.Close()
 		}
-		found = true
-		ids, problems, err = readTargetUsersFile(part)
-		part.Close()
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				c.error(http.StatusRequestEntityTooLarge, 40005, "Request entity too large")
-				return
+				c.bodyError(err)
+				return false
 			}
-			c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body.")
-			return
+			up.bad = true
+			return true
 		}
 	}
-	if !found {
-		c.formError(map[string]string{"target_users_file": "This field is required."})
+	up.missing = !found
+	return true
+}
+
+// updateTargetUsers: Update Target Users. The inviter or MANAGE_GUILD; the
+// multipart field target_users_file is read as a stream and checked line by
+// line, before the server's lock (readTargetUsersUpload). A bad file is a
+// 400 whose body is {"target_users_file": ["Line 3: ...", ...]}; a good one
+// starts a PROCESSING job and is answered 202.
+func (s *Server) updateTargetUsers(c *call) {
+	is, ok := c.inviteByCode()
+	if !ok || !c.inviterOr(is, guildkit.PermissionManageGuild) {
 		return
 	}
-	if len(problems) > 0 {
-		c.json(http.StatusBadRequest, map[string][]string{"target_users_file": problems})
+	up, _ := c.upload.(*targetUsersUpload)
+	switch {
+	case up == nil || up.bad:
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid multipart body.")
+		return
+	case up.missing:
+		c.formError(map[string]string{"target_users_file": "This field is required (multipart/form-data)."})
+		return
+	case len(up.problems) > 0:
+		c.json(http.StatusBadRequest, map[string][]string{"target_users_file": up.problems})
 		return
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
 	is.job = &targetUsersJob{
-		status: guildkit.TargetUsersJobStatus{Status: guildkit.TargetUsersJobProcessing, TotalUsers: len(ids), CreatedAt: now},
-		ids:    ids,
+		status: guildkit.TargetUsersJobStatus{Status: guildkit.TargetUsersJobProcessing, TotalUsers: len(up.ids), CreatedAt: now},
+		ids:    up.ids,
 	}
 	c.status = http.StatusAccepted
 	c.w.WriteHeader(http.StatusAccepted)

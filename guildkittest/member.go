@@ -1,6 +1,7 @@
 package guildkittest
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -36,7 +38,7 @@ func (s *Server) memberRoutes(reg registrar) {
 	reg("GET /guilds/{guild_id}/members/{user_id}", authRequired, s.getMember)
 	reg("PUT /guilds/{guild_id}/members/{user_id}", authRequired, s.addMember)
 	reg("PATCH /guilds/{guild_id}/members/{user_id}", authRequired, s.modifyMember)
-	reg("PATCH /guilds/{guild_id}/members/@me", authRequired, s.modifyCurrentMember)
+	reg("PATCH /guilds/{guild_id}/members/@me", authRequired, s.modifyCurrentMember, bodyLimit(MaxImageBody))
 	reg("PATCH /guilds/{guild_id}/members/@me/nick", authRequired, s.modifyCurrentNick)
 	reg("PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}", authRequired, s.addMemberRole)
 	reg("DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}", authRequired, s.removeMemberRole)
@@ -190,13 +192,18 @@ func (c *call) member(gs *guildState) (*memberState, bool) {
 }
 
 // decodeOptional reads a JSON body into v when there is one; an empty body
-// leaves v as it is.
+// (or one of white space only) leaves v as it is. A null body is refused, as
+// by decode.
 func (c *call) decodeOptional(v any) bool {
-	b, err := io.ReadAll(c.r.Body)
-	if err != nil || len(strings.TrimSpace(string(b))) == 0 {
+	b, err := io.ReadAll(c.r.Body) // already bounded: readBody
+	if err != nil {
+		c.bodyError(err)
+		return false
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
 		return true
 	}
-	c.r.Body = io.NopCloser(strings.NewReader(string(b)))
+	c.r.Body = io.NopCloser(bytes.NewReader(b))
 	return c.decode(v)
 }
 
@@ -371,6 +378,7 @@ func (s *Server) addMember(c *call) {
 	}
 	roles, _ := body.Roles.Get()
 	gs.checkRoles(problems, "roles", roles)
+	checkNick(problems, body.Nick)
 	if len(problems) > 0 {
 		c.formError(problems)
 		return
@@ -407,7 +415,9 @@ func (s *Server) addMember(c *call) {
 }
 
 // modifyMember: Modify Guild Member, with each field's permission, the
-// voice rules, the timeout rules and the editable flags.
+// voice rules, the timeout rules, the editable flags, the role hierarchy
+// (hierarchy.go) and the reference platform's nickname rule (1-32
+// characters, not white space only; "" removes it).
 func (s *Server) modifyMember(c *call) {
 	gs, ok := c.guild()
 	if !ok {
@@ -459,6 +469,7 @@ func (s *Server) modifyMember(c *call) {
 	problems := map[string]string{}
 	roles, _ := body.Roles.Get()
 	gs.checkRoles(problems, "roles", roles)
+	checkNick(problems, body.Nick)
 	var target *guildkit.Channel
 	if id, ok := body.ChannelID.Get(); ok {
 		ch, ok := gs.channels[id]
@@ -567,6 +578,7 @@ func (s *Server) modifyCurrentMember(c *call) {
 		return
 	}
 	problems := map[string]string{}
+	checkNick(problems, body.Nick)
 	for path, o := range map[string]guildkit.Opt[string]{"avatar": body.Avatar, "banner": body.Banner} {
 		if v, ok := o.Get(); ok && !validImage(v) {
 			problems[path] = "Invalid image data."
@@ -595,6 +607,23 @@ func (s *Server) modifyCurrentMember(c *call) {
 	c.json(http.StatusOK, copyMember(*m))
 }
 
+// maxNick is the longest nickname, in characters: the reference
+// platform's limit (the interface's documents state none).
+const maxNick = 32
+
+// checkNick adds a problem for a nickname the reference platform refuses:
+// longer than 32 characters, or of white space only. The empty string (and
+// null) removes a nickname and is not a problem.
+func checkNick(problems map[string]string, o guildkit.Opt[string]) {
+	nick, ok := o.Get()
+	if !ok || nick == "" {
+		return
+	}
+	if strings.TrimSpace(nick) == "" || utf8.RuneCountInString(nick) > maxNick {
+		problems["nick"] = fmt.Sprintf("Must be between 1 and %d in length.", maxNick)
+	}
+}
+
 func setNick(m *guildkit.Member, o guildkit.Opt[string]) {
 	if o.IsZero() {
 		return
@@ -616,6 +645,11 @@ func (s *Server) modifyCurrentNick(c *call) {
 		Nick guildkit.Opt[string] `json:"nick"`
 	}
 	if !c.decodeOptional(&body) || !c.require(gs, guildkit.PermissionChangeNickname) {
+		return
+	}
+	problems := map[string]string{}
+	if checkNick(problems, body.Nick); len(problems) > 0 {
+		c.formError(problems)
 		return
 	}
 	m := &gs.members[c.user].member

@@ -331,8 +331,6 @@ func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, route string, w
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"message": "You are being rate limited.", "retry_after": ra, "global": global,
 	})
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.record(r, route, nil, http.StatusTooManyRequests)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit"
@@ -13,9 +14,9 @@ func (s *Server) roleRoutes(reg registrar) {
 	reg("GET /guilds/{guild_id}/roles", authRequired, s.listRoles)
 	reg("GET /guilds/{guild_id}/roles/member-counts", authRequired, s.roleMemberCounts)
 	reg("GET /guilds/{guild_id}/roles/{role_id}", authRequired, s.getRole)
-	reg("POST /guilds/{guild_id}/roles", authRequired, s.createRole)
+	reg("POST /guilds/{guild_id}/roles", authRequired, s.createRole, bodyLimit(MaxImageBody))
 	reg("PATCH /guilds/{guild_id}/roles", authRequired, s.modifyRolePositions)
-	reg("PATCH /guilds/{guild_id}/roles/{role_id}", authRequired, s.modifyRole)
+	reg("PATCH /guilds/{guild_id}/roles/{role_id}", authRequired, s.modifyRole, bodyLimit(MaxImageBody))
 	reg("DELETE /guilds/{guild_id}/roles/{role_id}", authRequired, s.deleteRole)
 }
 
@@ -107,6 +108,10 @@ func (b *roleBody) check(gs *guildState, create bool) map[string]string {
 	problems := map[string]string{}
 	if n, ok := b.Name.Get(); ok && utf8.RuneCountInString(n) > guildkit.MaxRoleNameLength {
 		problems["name"] = fmt.Sprintf("Must be %d or fewer in length.", guildkit.MaxRoleNameLength)
+	} else if ok && n != "" && strings.TrimSpace(n) == "" {
+		// The reference platform refuses a name of white space only (the
+		// interface's documents are silent).
+		problems["name"] = "Must not be white space only."
 	}
 	if c, ok := b.Color.Get(); ok && (c < 0 || c > 0xFFFFFF) {
 		problems["color"] = "Invalid color."

@@ -62,9 +62,11 @@ type Server struct {
 	users    map[guildkit.Snowflake]*guildkit.User
 	guilds   map[guildkit.Snowflake]*guildState
 	invites  map[string]*inviteState // by code
-	events   []Event
-	requests []Request
-	inv      inviteServer // invite settings and scheduled events
+	events   ring[Event]             // the event log: limits.go
+	logMu    sync.Mutex              // guards requests; never held while taking mu
+	requests ring[Request]           // the request log: limits.go
+	timeouts httpTimeouts            // the HTTP server's: limits.go
+	inv      inviteServer            // invite settings and scheduled events
 
 	membersIntentOff bool       // List Guild Members answers 403; see SetMembersIntent
 	limits           rateLimits // rate limits, latency and concurrency: ratelimit.go
@@ -95,11 +97,13 @@ type Request struct {
 	// Route is the route template the request matched, in the interface's
 	// notation ("/guilds/{guild.id}/members/{user.id}"), or "" when it matched
 	// none.
-	Route  string
-	Path   string // the path as sent, without APIPrefix
-	Query  map[string][]string
+	Route string
+	Path  string // the path as sent, without APIPrefix
+	Query map[string][]string
+	// Header is the request's header; an Authorization value is kept as
+	// its scheme only ("Bot [redacted]").
 	Header http.Header
-	// Body is the request body when it was JSON and at most 1 MiB.
+	// Body is the request body when it was JSON and at most 64 KiB.
 	Body   []byte
 	Status int
 }
@@ -123,7 +127,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 // must Close it.
 func New(opts ...Option) *Server {
 	s := newServer(opts)
-	s.srv = httptest.NewServer(s.handler())
+	s.srv = httptest.NewUnstartedServer(s.handler())
+	s.timeouts.configure(s.srv.Config)
+	s.srv.Start()
 	s.URL = s.srv.URL
 	return s
 }
@@ -140,6 +146,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 	s.srv = httptest.NewUnstartedServer(s.handler())
 	_ = s.srv.Listener.Close()
 	s.srv.Listener = l
+	s.timeouts.configure(s.srv.Config)
 	s.srv.Start()
 	s.URL = s.srv.URL
 	return s, nil
@@ -149,11 +156,15 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 // token.
 func newServer(opts []Option) *Server {
 	s := &Server{now: time.Now, closing: make(chan struct{})}
+	s.requests.max = DefaultRequestLogSize
+	s.events.max = DefaultEventLogSize
+	s.timeouts = httpTimeouts{DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultBodyTimeout}
 	for _, o := range opts {
 		o(s)
 	}
 	clock := s.now
 	s.now = func() time.Time { return clock().Add(time.Duration(s.clockOffset.Load())) }
+	s.requests.budget = s.requests.max * requestLogBytesPerEntry
 	s.resetState()
 	bot := s.AddUser(guildkit.User{Username: "guildkit-bot", Bot: true})
 	s.bot = bot.ID
@@ -168,8 +179,10 @@ func (s *Server) resetState() {
 	s.users = make(map[guildkit.Snowflake]*guildkit.User)
 	s.guilds = make(map[guildkit.Snowflake]*guildState)
 	s.invites = nil
-	s.events = nil
-	s.requests = nil
+	s.events.reset()
+	s.logMu.Lock()
+	s.requests.reset()
+	s.logMu.Unlock()
 	s.inv.events = nil
 	s.webhooks = nil
 }
@@ -192,10 +205,7 @@ func (s *Server) Reset() {
 func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
 	s.routes(api)
-	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.record(r, "", nil, http.StatusNotFound)
-		writeError(w, http.StatusNotFound, 0, "404: Not Found")
-	})
+	api.HandleFunc("/", s.allowHandler(api))
 	root := http.NewServeMux()
 	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
 	root.Handle(ControlPrefix, s.controlHandler())
@@ -286,11 +296,12 @@ func (s *Server) clientWith(cred guildkit.Credential, opts []guildkit.Option) *g
 	return c
 }
 
-// Events returns the events emitted so far, oldest first.
+// Events returns the events emitted so far, oldest first: the most recent
+// [DefaultEventLogSize] (see [WithEventLogSize]).
 func (s *Server) Events() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.events)
+	return s.events.all()
 }
 
 // EventsNamed returns the events emitted so far with the given name.
@@ -298,7 +309,7 @@ func (s *Server) EventsNamed(name guildkit.EventName) []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Event
-	for _, e := range s.events {
+	for _, e := range s.events.all() {
 		if e.Name == name {
 			out = append(out, e)
 		}
@@ -306,27 +317,34 @@ func (s *Server) EventsNamed(name guildkit.EventName) []Event {
 	return out
 }
 
-// Requests returns the requests answered so far, oldest first.
+// Requests returns the requests answered so far, oldest first: the most
+// recent [DefaultRequestLogSize] (see [WithRequestLogSize]).
 func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
+	s.settle()
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return s.requests.all()
 }
 
 // LastRequest returns the most recent request, and false when there is none.
 func (s *Server) LastRequest() (Request, bool) {
+	s.settle()
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return s.requests.last()
+}
+
+// settle waits for the handler in progress, if any, which records its
+// request before it releases s.mu.
+func (s *Server) settle() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.requests) == 0 {
-		return Request{}, false
-	}
-	return s.requests[len(s.requests)-1], true
 }
 
 // emit records an event; the caller holds s.mu.
 func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data any) {
 	e := Event{Name: name, GuildID: guildID, Data: data}
-	s.events = append(s.events, e)
+	s.events.push(e, 0)
 	s.feed.publish(FeedItem{Kind: "event", Event: &e})
 }
 
@@ -356,20 +374,29 @@ type call struct {
 	r      *http.Request
 	user   guildkit.Snowflake // the authenticated user, 0 on authNone routes
 	status int
+
+	body    []byte // the body, read before the lock (nil for streamed routes)
+	logBody []byte // what the request log keeps of it
+	upload  any    // what a streamed route's reader made of its body
 }
 
 // registrar registers a handler for a Go ServeMux pattern whose wildcards
 // are named like the interface's placeholders with dots as underscores:
-// "GET /guilds/{guild_id}/members/{user_id}".
-type registrar func(pattern string, auth authKind, h func(*call))
+// "GET /guilds/{guild_id}/members/{user_id}". A route's body is at most
+// [MaxJSONBody] unless an option says otherwise.
+type registrar func(pattern string, auth authKind, h func(*call), opts ...routeOption)
 
 // routes registers every route. Each resource adds its own in its file.
 func (s *Server) routes(m *http.ServeMux) {
 	s.routeSet = make(map[string]struct{})
-	reg := registrar(func(pattern string, auth authKind, h func(*call)) {
+	reg := registrar(func(pattern string, auth authKind, h func(*call), opts ...routeOption) {
 		method, route, _ := strings.Cut(pattern, " ")
 		route = specRoute(route)
 		s.routeSet[method+" "+route] = struct{}{}
+		rc := routeConfig{limit: MaxJSONBody}
+		for _, o := range opts {
+			o(&rc)
+		}
 		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 			if s.playFault(w, r, route) {
 				return
@@ -379,15 +406,18 @@ func (s *Server) routes(m *http.ServeMux) {
 			if !ok {
 				return
 			}
-			var body []byte
-			if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-				body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))
-				r.Body = io.NopCloser(bytes.NewReader(body))
+			c := &call{s: s, w: w, r: r, status: http.StatusOK}
+			// The body is read, within the route's limit, before the
+			// lock: a large or slow one holds up only this request.
+			if !c.readBody(rc) {
+				s.record(r, route, c.logBody, c.status)
+				return
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			c := &call{s: s, w: w, r: r, status: http.StatusOK}
-			defer func() { s.record(r, route, body, c.status) }()
+			// Recorded before the lock is released: Requests waits for
+			// handlers in progress.
+			defer func() { s.record(r, route, c.logBody, c.status) }()
 			if auth == authRequired {
 				user, ok := s.authenticate(r)
 				if !ok {
@@ -411,18 +441,17 @@ func (s *Server) routes(m *http.ServeMux) {
 	}
 }
 
-// record appends to the request log; the caller holds s.mu, except for the
-// catch-all route.
+// record appends to the request log (a bounded ring, without Authorization
+// values) and publishes the request to the live feed. It takes s.logMu, so
+// it may be called with or without s.mu held.
 func (s *Server) record(r *http.Request, route string, body []byte, status int) {
 	rec := Request{
 		Method: r.Method, Route: route, Path: r.URL.Path, Query: r.URL.Query(),
-		Header: r.Header.Clone(), Body: body, Status: status,
+		Header: redactedHeader(r.Header), Body: body, Status: status,
 	}
-	if route == "" {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-	}
-	s.requests = append(s.requests, rec)
+	s.logMu.Lock()
+	s.requests.push(rec, requestSize(&rec))
+	s.logMu.Unlock()
 	s.feed.publish(FeedItem{Kind: "request", Request: &rec})
 }
 
@@ -513,13 +542,41 @@ func writeError(w http.ResponseWriter, status int, code guildkit.ErrorCode, msg 
 	_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "message": msg})
 }
 
-// decode reads the JSON body into v, answering 400 when it is not valid.
+// decode reads the JSON body into v, answering 400 when it is not valid
+// JSON of v's shape, when it is null, or when anything but white space
+// follows the value, as the reference platform does.
 func (c *call) decode(v any) bool {
-	if err := json.NewDecoder(c.r.Body).Decode(v); err != nil {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "The request body contains invalid JSON.")
+	b, err := io.ReadAll(c.r.Body) // already bounded: readBody
+	if err != nil {
+		c.bodyError(err)
+		return false
+	}
+	if msg := decodeJSON(b, v); msg != "" {
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
 		return false
 	}
 	return true
+}
+
+// decodeJSON decodes one JSON value, not null, with nothing after it, into
+// v; it returns what is wrong, or "".
+func decodeJSON(b []byte, v any) string {
+	const invalid = "The request body contains invalid JSON."
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return invalid
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return invalid
+	}
+	if string(raw) == "null" {
+		return "The request body cannot be null."
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return invalid
+	}
+	return ""
 }
 
 // id parses the path wildcard name as a snowflake, answering 404 with code

@@ -54,20 +54,20 @@ func (s *Server) wh() *webhookStore {
 }
 
 func (s *Server) webhookRoutes(reg registrar) {
-	reg("POST /channels/{channel_id}/webhooks", authRequired, s.createWebhook)
+	reg("POST /channels/{channel_id}/webhooks", authRequired, s.createWebhook, bodyLimit(MaxImageBody))
 	reg("GET /channels/{channel_id}/webhooks", authRequired, s.listChannelWebhooks)
 	reg("GET /guilds/{guild_id}/webhooks", authRequired, s.listGuildWebhooks)
 	reg("GET /webhooks/{webhook_id}", authRequired, s.getWebhook)
-	reg("PATCH /webhooks/{webhook_id}", authRequired, s.modifyWebhook)
+	reg("PATCH /webhooks/{webhook_id}", authRequired, s.modifyWebhook, bodyLimit(MaxImageBody))
 	reg("DELETE /webhooks/{webhook_id}", authRequired, s.deleteWebhook)
 	reg("GET /webhooks/{webhook_id}/{webhook_token}", authNone, s.getWebhookWithToken)
-	reg("PATCH /webhooks/{webhook_id}/{webhook_token}", authNone, s.modifyWebhookWithToken)
+	reg("PATCH /webhooks/{webhook_id}/{webhook_token}", authNone, s.modifyWebhookWithToken, bodyLimit(MaxImageBody))
 	reg("DELETE /webhooks/{webhook_id}/{webhook_token}", authNone, s.deleteWebhookWithToken)
-	reg("POST /webhooks/{webhook_id}/{webhook_token}", authNone, s.executeWebhook)
+	reg("POST /webhooks/{webhook_id}/{webhook_token}", authNone, s.executeWebhook, streamBody(MaxUploadBody, readMessageUpload))
 	reg("POST /webhooks/{webhook_id}/{webhook_token}/chatcompat", authNone, s.executeChatCompat)
 	reg("POST /webhooks/{webhook_id}/{webhook_token}/repocompat", authNone, s.executeRepoCompat)
 	reg("GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", authNone, s.getWebhookMessage)
-	reg("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", authNone, s.editWebhookMessage)
+	reg("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", authNone, s.editWebhookMessage, streamBody(MaxUploadBody, readMessageUpload))
 	reg("DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", authNone, s.deleteWebhookMessage)
 }
 

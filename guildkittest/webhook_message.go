@@ -210,10 +210,6 @@ func (s *Server) executeWebhook(c *call) {
 	if !ok {
 		return
 	}
-	if s.wh().hooks[e.hook.ID] != e { // deleted while the body was read
-		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
-		return
-	}
 	threadID, ok := c.queryThreadID()
 	if !ok {
 		return
@@ -463,10 +459,6 @@ func (s *Server) editWebhookMessage(c *call) {
 	if !ok {
 		return
 	}
-	if s.wh().hooks[e.hook.ID] != e || s.wh().messages[wm.msg.ID] != wm { // changed while the body was read
-		c.error(http.StatusNotFound, guildkit.CodeUnknownMessage, "Unknown Message")
-		return
-	}
 	old := wm.msg
 	m := copyWebhookMessage(old)
 	problems := map[string]string{}
@@ -500,16 +492,17 @@ func (s *Server) editWebhookMessage(c *call) {
 	}
 	if !b.Attachments.IsZero() {
 		entries, _ := b.Attachments.Get()
+		byID := make(map[guildkit.Snowflake]guildkit.PartialAttachment, len(entries))
+		for i := len(entries) - 1; i >= 0; i-- {
+			byID[entries[i].ID] = entries[i] // the first entry for an id wins
+		}
 		var kept []guildkit.Attachment
 		for _, a := range old.Attachments {
-			for _, en := range entries {
-				if en.ID == a.ID {
-					if en.Description != "" {
-						a.Description = en.Description
-					}
-					kept = append(kept, a)
-					break
+			if en, ok := byID[a.ID]; ok {
+				if en.Description != "" {
+					a.Description = en.Description
 				}
+				kept = append(kept, a)
 			}
 		}
 		m.Attachments = s.newAttachments(m.ChannelID, kept, entries, files)

@@ -1,7 +1,7 @@
 package guildkittest
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -21,64 +21,129 @@ type webhookFile struct {
 	size        int64
 }
 
-// readMessageBody reads a JSON body, or a multipart one (payload_json and
-// files[n], streamed: file parts are counted and dropped). It answers 400
-// and returns false on a bad body. While it reads a multipart body it
-// releases s.mu, so that a large upload does not hold up other requests;
-// callers look their state up again afterwards.
-func (c *call) readMessageBody() (webhookMessageBody, []webhookFile, bool) {
-	var b webhookMessageBody
-	mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
-	if mt != "multipart/form-data" {
-		return b, nil, c.decode(&b)
-	}
-	c.s.mu.Unlock()
-	files, bad, problem := readWebhookMultipart(c.r, &b)
-	c.s.mu.Lock()
-	switch {
-	case bad != "":
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, bad)
-		return b, nil, false
-	case problem != nil:
-		c.formError(problem)
-		return b, nil, false
-	}
-	return b, files, true
+// messageUpload is what [readMessageUpload] made of an Execute Webhook or
+// Edit Webhook Message body, for the handler to answer under the lock (after
+// the webhook's token is checked, as the reference platform orders them).
+type messageUpload struct {
+	body     webhookMessageBody
+	files    []webhookFile
+	bad      string            // a body that is not what it claims: 400
+	problems map[string]string // fields out of bounds: 400 Invalid Form Body
 }
 
-// readWebhookMultipart reads payload_json into b and counts the files[n]
-// parts. It touches no server state.
-func readWebhookMultipart(r *http.Request, b *webhookMessageBody) (files []webhookFile, bad string, problem map[string]string) {
+// readMessageUpload reads an Execute Webhook or Edit Webhook Message body
+// before the server's lock: JSON (at most [MaxJSONBody]), or multipart
+// (payload_json, at most MaxJSONBody, and at most [MaxMessageFiles]
+// files[n] parts, streamed: counted and dropped), within [MaxUploadBody] in
+// all. A body over a limit is answered 413 at once; other problems wait in
+// c.upload for the handler.
+func readMessageUpload(c *call) bool {
+	up := &messageUpload{}
+	c.upload = up
+	mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
+	var err error
+	if mt == "multipart/form-data" {
+		err = readWebhookMultipart(c.r, up)
+	} else {
+		var b []byte
+		if b, err = readJSONPart(c.r.Body); err == nil {
+			if mt == "application/json" && len(b) <= maxLoggedBody {
+				c.logBody = b
+			}
+			up.bad = decodeJSON(b, &up.body)
+		}
+	}
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			c.bodyError(err)
+			return false
+		}
+		up.bad = "Invalid multipart body"
+	}
+	if up.bad == "" && up.problems == nil {
+		if entries, _ := up.body.Attachments.Get(); len(entries) > MaxMessageFiles {
+			up.problems = map[string]string{"attachments": fmt.Sprintf("Must be %d or fewer in length.", MaxMessageFiles)}
+		}
+	}
+	return true
+}
+
+// readJSONPart reads a JSON body or part of at most MaxJSONBody bytes; a
+// longer one is a *http.MaxBytesError.
+func readJSONPart(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxJSONBody+1))
+	if err == nil && len(b) > MaxJSONBody {
+		err = &http.MaxBytesError{Limit: MaxJSONBody}
+	}
+	return b, err
+}
+
+// readMessageBody returns what readMessageUpload read, answering 400 and
+// returning false when the body was bad.
+func (c *call) readMessageBody() (webhookMessageBody, []webhookFile, bool) {
+	up, _ := c.upload.(*messageUpload)
+	switch {
+	case up == nil:
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid body")
+		return webhookMessageBody{}, nil, false
+	case up.bad != "":
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, up.bad)
+		return up.body, nil, false
+	case up.problems != nil:
+		c.formError(up.problems)
+		return up.body, nil, false
+	}
+	return up.body, up.files, true
+}
+
+// readWebhookMultipart reads payload_json into up.body and counts the
+// files[n] parts, stopping at the first problem. It touches no server
+// state. The error is the reader's (a *http.MaxBytesError past the limit).
+func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, "Invalid multipart body", nil
+		up.bad = "Invalid multipart body"
+		return nil
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return files, "", nil
+			return nil
 		}
 		if err != nil {
-			return nil, "Invalid multipart body", nil
+			return err
 		}
 		name := part.FormName()
 		switch {
 		case name == "payload_json":
-			if err := json.NewDecoder(io.LimitReader(part, 1<<20)).Decode(b); err != nil {
-				return nil, "The payload_json part is not valid JSON.", nil
+			b, err := readJSONPart(part)
+			if err != nil {
+				return err
+			}
+			if msg := decodeJSON(b, &up.body); msg != "" {
+				up.bad = "The payload_json part is not valid JSON."
+				return nil
 			}
 		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
 			n, err := strconv.Atoi(name[len("files[") : len(name)-1])
 			if err != nil || n < 0 {
-				return nil, "", map[string]string{name: "Invalid file field"}
+				up.problems = map[string]string{name: "Invalid file field"}
+				return nil
+			}
+			if len(up.files) == MaxMessageFiles {
+				up.problems = map[string]string{"files": fmt.Sprintf("Must be %d or fewer in length.", MaxMessageFiles)}
+				return nil
 			}
 			size, err := io.Copy(io.Discard, part)
 			if err != nil {
-				return nil, "Invalid multipart body", nil
+				return err
 			}
-			files = append(files, webhookFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
+			up.files = append(up.files, webhookFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
 		default:
-			_, _ = io.Copy(io.Discard, part)
+			if _, err := io.Copy(io.Discard, part); err != nil {
+				return err
+			}
 		}
 		part.Close()
 	}
@@ -88,15 +153,17 @@ func readWebhookMultipart(r *http.Request, b *webhookMessageBody) (files []webho
 // named and described by the attachments entry whose id is the file's index.
 func (s *Server) newAttachments(channelID guildkit.Snowflake, kept []guildkit.Attachment, entries []guildkit.PartialAttachment, files []webhookFile) []guildkit.Attachment {
 	out := append([]guildkit.Attachment{}, kept...)
+	byIndex := make(map[guildkit.Snowflake]guildkit.PartialAttachment, len(entries))
+	for _, e := range entries {
+		byIndex[e.ID] = e // the last entry for an index wins
+	}
 	for _, f := range files {
 		a := guildkit.Attachment{ID: s.newID(), Filename: f.filename, ContentType: f.contentType, Size: f.size}
-		for _, e := range entries {
-			if int(e.ID) == f.index {
-				if e.Filename != "" {
-					a.Filename = e.Filename
-				}
-				a.Description = e.Description
+		if e, ok := byIndex[guildkit.Snowflake(f.index)]; ok {
+			if e.Filename != "" {
+				a.Filename = e.Filename
 			}
+			a.Description = e.Description
 		}
 		a.URL = fmt.Sprintf("%s/attachments/%s/%s/%s", s.URL, channelID, a.ID, a.Filename)
 		a.ProxyURL = a.URL
