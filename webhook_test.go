@@ -144,7 +144,7 @@ var (
 func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	other := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "other", Type: guildkit.ChannelTypeGuildText})
 
 	pngAvatar, err := guildkit.NewImageData(webhookPNG(t))
@@ -217,7 +217,7 @@ func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 func TestWebhookNameRules(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct{ name, code string }{
 		{"", "required"},
 		{"   ", "required"},
@@ -260,7 +260,7 @@ func TestWebhookNameRules(t *testing.T) {
 func TestWebhookPermissions(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "pleb"})
 	f.srv.AddMember(f.guild.ID, guildkit.Member{User: &u})
 	pleb := f.srv.ClientAs(u.ID)
@@ -316,7 +316,7 @@ func TestWebhookPermissions(t *testing.T) {
 func TestWebhookTokenOperations(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := f.c.Webhooks.GetWithToken(ctx, f.hook.ID, f.hook.Token)
 	require.NoError(t, err)
 	assert.Nil(t, w.User, "token fetches omit the user")
@@ -352,7 +352,7 @@ func TestWebhookTokenOperations(t *testing.T) {
 func TestWebhookTokenRequestsSendNoAuthorization(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	id, tok := f.hook.ID, f.hook.Token
 	m, err := f.c.Webhooks.Execute(ctx, id, tok, &guildkit.WebhookExecuteParams{Content: guildkit.Some("hi"), Wait: guildkit.Some(true)})
 	require.NoError(t, err)
@@ -396,7 +396,7 @@ func TestWebhookTokenRequestsSendNoAuthorization(t *testing.T) {
 func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var logs strings.Builder
 	c := f.srv.Client(guildkit.WithLogger(webhookLogger(&logs)))
 	_, err := c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadID: guildkit.Some(guildkit.Snowflake(77))})
@@ -418,7 +418,7 @@ func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 func TestWebhookExecute(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "wendy"})
 	other := f.srv.AddUser(guildkit.User{Username: "john"})
 	r := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "lost boys"})
@@ -486,7 +486,7 @@ func TestWebhookExecute(t *testing.T) {
 func TestWebhookExecuteValidation(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	exec := func(p *guildkit.WebhookExecuteParams) error {
 		_, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, p)
 		return err
@@ -580,7 +580,7 @@ func TestWebhookExecuteWire(t *testing.T) {
 		testJSONBody(t, r, `{"action":"opened"}`)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := c.Webhooks.Execute(ctx, 1, "tok", &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true), ThreadID: guildkit.Some(guildkit.Snowflake(9)), WithComponents: guildkit.Some(true),
 		Content: guildkit.Some("hi"), TTS: guildkit.Some(false), Flags: guildkit.Some(guildkit.MessageFlagSuppressEmbeds),
@@ -629,7 +629,7 @@ func TestWebhookExecuteMultipartWire(t *testing.T) {
 		assert.Equal(t, []string{"payload_json=", "files[0]=a.txt", "files[1]=b.png"}, names)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	_, err := c.Webhooks.Execute(context.Background(), 1, "tok", &guildkit.WebhookExecuteParams{
+	_, err := c.Webhooks.Execute(t.Context(), 1, "tok", &guildkit.WebhookExecuteParams{
 		Content:     guildkit.Some("files"),
 		Files:       []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("aaa")}, {Name: "b.png", Reader: strings.NewReader("bbb")}},
 		Attachments: []guildkit.PartialAttachment{{ID: 0, Description: "first"}},
@@ -640,7 +640,7 @@ func TestWebhookExecuteMultipartWire(t *testing.T) {
 func TestWebhookExecuteFiles(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true),
 		Files: []guildkit.File{
@@ -704,7 +704,7 @@ func TestWebhookExecuteLargeFileAllocations(t *testing.T) {
 func TestWebhookThreadsAndForums(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	parent := f.channel.ID
 	thread := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "thread", Type: guildkit.ChannelTypePublicThread, ParentID: guildkit.Some(parent)})
 	f.srv.ArchiveWebhookThread(thread.ID)
@@ -763,7 +763,7 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 func TestWebhookMessages(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "hook"})
 	m, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true), Content: guildkit.Some(fmt.Sprintf("hello <@%s> @everyone", u.ID)),
@@ -842,7 +842,7 @@ func TestWebhookMessages(t *testing.T) {
 func TestWebhookEditValidation(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	edit := func(p *guildkit.WebhookMessageEditParams) error {
 		_, err := f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, 1, p)
 		return err
@@ -869,7 +869,7 @@ func TestWebhookEditValidation(t *testing.T) {
 func TestWebhookComponentsV2Transitions(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	hook := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	m, err := f.c.Webhooks.Execute(ctx, hook.ID, hook.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("legacy"),
 		Files: []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}}})
@@ -914,7 +914,7 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 func TestWebhookChatCompat(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := f.c.Webhooks.ExecuteChatCompat(ctx, f.hook.ID, f.hook.Token, &guildkit.ChatCompatPayload{
 		Text: "deploy finished", Username: "ci", IconURL: "https://example.com/ci.png",
 		Attachments: []guildkit.ChatCompatAttachment{{Color: "#36a64f", Title: "build 42", TitleLink: "https://ci.example.com/42", Text: "all green",
@@ -963,7 +963,7 @@ func TestWebhookChatCompat(t *testing.T) {
 func TestWebhookRepoCompat(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	push := json.RawMessage(`{"ref":"refs/heads/main","repository":{"full_name":"octo/kit"},"commits":[{"id":"a"},{"id":"b"},{"id":"c"}]}`)
 	m, err := f.c.Webhooks.ExecuteRepoCompat(ctx, f.hook.ID, f.hook.Token, guildkit.RepoEventPush, push, nil)
 	require.NoError(t, err)
@@ -1106,7 +1106,7 @@ func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
 func TestWebhookExecuteComponents(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	exec := func(h guildkit.Webhook, p *guildkit.WebhookExecuteParams) (*guildkit.Message, error) {
 		p.Wait = guildkit.Some(true)
@@ -1174,7 +1174,7 @@ func TestWebhookExecuteComponents(t *testing.T) {
 func TestWebhookEditComponents(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	m, err := f.c.Webhooks.Execute(ctx, owned.ID, owned.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true),
 		Flags: guildkit.Some(guildkit.MessageFlagIsComponentsV2), Components: components.List{components.NewTextDisplay("v1")}, ApplicationOwned: true})
@@ -1222,7 +1222,7 @@ func TestWebhookRateLimitPerWebhook(t *testing.T) {
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	a, b := srv.AddWebhook(ch.ID, "a"), srv.AddWebhook(ch.ID, "b")
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	p := &guildkit.WebhookExecuteParams{Content: guildkit.Some("x")}
 	_, err := c.Webhooks.Execute(ctx, a.ID, a.Token, p)
 	require.NoError(t, err)
