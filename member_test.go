@@ -295,57 +295,66 @@ func TestMemberModify(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageNicknames|guildkit.PermissionManageRoles|guildkit.PermissionModerateMembers|
 		guildkit.PermissionMuteMembers|guildkit.PermissionDeafenMembers|guildkit.PermissionMoveMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := t.Context()
 	hank := f.addMember(t, "hank")
 	role := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "mod"})
 	until := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
 
-	m, err := f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Nick:                       guildkit.Some("H"),
-		Roles:                      guildkit.Some([]guildkit.Snowflake{role.ID}),
-		CommunicationDisabledUntil: guildkit.Some(until),
-		Flags:                      guildkit.Some(guildkit.MemberFlagBypassesVerification),
-	}, guildkit.WithReason("tidy up"))
-	require.NoError(t, err)
-	assert.Equal(t, "H", *m.Nick)
-	assert.Equal(t, []guildkit.Snowflake{role.ID}, m.Roles)
-	assert.True(t, m.TimedOut(time.Now()))
-	assert.True(t, m.CommunicationDisabledUntil.Equal(until))
-	assert.Equal(t, guildkit.MemberFlagBypassesVerification, m.Flags)
-	req, _ := f.srv.LastRequest()
-	assert.Equal(t, "tidy%20up", req.Header.Get("X-Audit-Log-Reason"))
-	stored, _ := f.srv.Member(f.guild.ID, hank.User.ID)
-	assert.Equal(t, "H", *stored.Nick)
-	require.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 1)
-
-	m, err = f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Nick: guildkit.Null[string](), Roles: guildkit.Null[[]guildkit.Snowflake](), Flags: guildkit.Null[guildkit.MemberFlags](),
+	t.Run("every field set, with a reason", func(t *testing.T) {
+		m, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Nick:                       guildkit.Some("H"),
+			Roles:                      guildkit.Some([]guildkit.Snowflake{role.ID}),
+			CommunicationDisabledUntil: guildkit.Some(until),
+			Flags:                      guildkit.Some(guildkit.MemberFlagBypassesVerification),
+		}, guildkit.WithReason("tidy up"))
+		require.NoError(t, err)
+		assert.Equal(t, "H", *m.Nick)
+		assert.Equal(t, []guildkit.Snowflake{role.ID}, m.Roles)
+		assert.True(t, m.TimedOut(time.Now()))
+		assert.True(t, m.CommunicationDisabledUntil.Equal(until))
+		assert.Equal(t, guildkit.MemberFlagBypassesVerification, m.Flags)
+		req, _ := f.srv.LastRequest()
+		assert.Equal(t, "tidy%20up", req.Header.Get("X-Audit-Log-Reason"))
+		stored, _ := f.srv.Member(f.guild.ID, hank.User.ID)
+		assert.Equal(t, "H", *stored.Nick)
+		require.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 1)
 	})
-	require.NoError(t, err)
-	assert.Nil(t, m.Nick)
-	assert.Empty(t, m.Roles)
-	assert.Zero(t, m.Flags)
 
-	m, err = f.c.Members.RemoveTimeout(ctx, f.guild.ID, hank.User.ID)
-	require.NoError(t, err)
-	assert.Nil(t, m.CommunicationDisabledUntil)
-	assert.False(t, m.TimedOut(time.Now()))
-	m, err = f.c.Members.Timeout(ctx, f.guild.ID, hank.User.ID, until)
-	require.NoError(t, err)
-	assert.True(t, m.TimedOut(time.Now()))
-	assert.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 4)
-
-	_, err = f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Roles: guildkit.Some([]guildkit.Snowflake{424242}),
+	t.Run("null clears", func(t *testing.T) {
+		m, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Nick: guildkit.Null[string](), Roles: guildkit.Null[[]guildkit.Snowflake](), Flags: guildkit.Null[guildkit.MemberFlags](),
+		})
+		require.NoError(t, err)
+		assert.Nil(t, m.Nick)
+		assert.Empty(t, m.Roles)
+		assert.Zero(t, m.Flags)
 	})
-	require.ErrorIs(t, err, guildkit.ErrBadRequest)
-	var apiErr *guildkit.APIError
-	require.ErrorAs(t, err, &apiErr)
-	require.Len(t, apiErr.Errors, 1)
-	assert.Equal(t, "roles.0", apiErr.Errors[0].Path)
 
-	_, err = f.c.Members.Modify(ctx, f.guild.ID, 31337, &guildkit.MemberModifyParams{Nick: guildkit.Some("x")})
-	require.ErrorIs(t, err, guildkit.ErrNotFound)
+	t.Run("timeout lifted and set again", func(t *testing.T) {
+		m, err := f.c.Members.RemoveTimeout(t.Context(), f.guild.ID, hank.User.ID)
+		require.NoError(t, err)
+		assert.Nil(t, m.CommunicationDisabledUntil)
+		assert.False(t, m.TimedOut(time.Now()))
+		m, err = f.c.Members.Timeout(t.Context(), f.guild.ID, hank.User.ID, until)
+		require.NoError(t, err)
+		assert.True(t, m.TimedOut(time.Now()))
+		assert.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 4)
+	})
+
+	t.Run("unknown role is a form error", func(t *testing.T) {
+		_, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Roles: guildkit.Some([]guildkit.Snowflake{424242}),
+		})
+		require.ErrorIs(t, err, guildkit.ErrBadRequest)
+		var apiErr *guildkit.APIError
+		require.ErrorAs(t, err, &apiErr)
+		require.Len(t, apiErr.Errors, 1)
+		assert.Equal(t, "roles.0", apiErr.Errors[0].Path)
+	})
+
+	t.Run("unknown member is not found", func(t *testing.T) {
+		_, err := f.c.Members.Modify(t.Context(), f.guild.ID, 31337, &guildkit.MemberModifyParams{Nick: guildkit.Some("x")})
+		require.ErrorIs(t, err, guildkit.ErrNotFound)
+	})
 }
 
 func TestMemberModifyValidation(t *testing.T) {
