@@ -124,7 +124,9 @@ func fixtureOn(srv *guildkittest.Server, perms, everyone guildkit.Permissions, f
 		ID: id, OwnerID: owner.ID, Features: features,
 		Roles: []guildkit.Role{
 			{ID: id, Name: "@everyone", Permissions: everyone},
-			{Name: "bot", Permissions: perms, Position: 1},
+			// High, as a bot's role usually is: the role hierarchy lets
+			// it manage only members and roles below it.
+			{Name: "bot", Permissions: perms, Position: 10},
 		},
 	})
 	var botRole guildkit.Role

@@ -29,7 +29,7 @@ func TestRoleListGetCounts(t *testing.T) {
 	for _, r := range roles {
 		names = append(names, r.Name)
 	}
-	assert.Equal(t, []string{"@everyone", "bot", "mods", "empty"}, names, "by position")
+	assert.Equal(t, []string{"@everyone", "mods", "empty", "bot"}, names, "by position")
 
 	r, err := f.c.Roles.Get(ctx, f.guild.ID, mods.ID)
 	require.NoError(t, err)
@@ -45,7 +45,8 @@ func TestRoleListGetCounts(t *testing.T) {
 
 func TestRoleCreate(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, guildkit.PermissionManageRoles, guildkit.PermissionViewChannel|guildkit.PermissionSendMessages)
+	// The bot may grant only what it holds: KICK_MEMBERS, given below.
+	f := newFixture(t, guildkit.PermissionManageRoles|guildkit.PermissionKickMembers, guildkit.PermissionViewChannel|guildkit.PermissionSendMessages)
 	ctx := t.Context()
 
 	r, err := f.c.Roles.Create(ctx, f.guild.ID, nil, guildkit.WithReason("new team"))
@@ -174,7 +175,7 @@ func TestRoleModifyPositions(t *testing.T) {
 	for _, r := range roles {
 		names = append(names, r.Name)
 	}
-	assert.Equal(t, []string{"@everyone", "bot", "b", "a"}, names, "all roles, by their new positions")
+	assert.Equal(t, []string{"@everyone", "b", "a", "bot"}, names, "all roles, by their new positions")
 	assert.Len(t, f.srv.EventsNamed(guildkit.EventGuildRoleUpdate), 2, "one per role moved")
 
 	_, err = f.c.Roles.ModifyPositions(ctx, f.guild.ID, []guildkit.RolePositionParams{{ID: 12345, Position: guildkit.Some(1)}})

@@ -150,7 +150,8 @@ func (s *Server) banLocked(gs *guildState, u guildkit.User, reason *string) {
 }
 
 // createBan: Create Guild Ban. The ban's reason is the audit-log reason. A
-// user already banned keeps the ban and no event is emitted.
+// user already banned keeps the ban and no event is emitted. The owner, and
+// a member not below the caller, cannot be banned (403; hierarchy.go).
 func (s *Server) createBan(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionBanMembers) {
@@ -183,6 +184,10 @@ func (s *Server) createBan(c *call) {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownUser, "Unknown User")
 		return
 	}
+	if !gs.mayBan(c.user, uid) {
+		c.forbidden()
+		return
+	}
 	if _, banned := gs.banMap()[uid]; !banned {
 		s.banLocked(gs, *u, c.auditReason())
 	}
@@ -201,7 +206,9 @@ func (s *Server) removeBan(c *call) {
 }
 
 // bulkBan: Bulk Guild Ban of at most 200 users. Unknown and already banned
-// users fail; when every user fails the answer is 400 with error code 500000.
+// users fail, and so do the owner and members not below the caller (the
+// role hierarchy); when every user fails the answer is 400 with error code
+// 500000.
 func (s *Server) bulkBan(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionBanMembers|guildkit.PermissionManageGuild) {
@@ -234,7 +241,7 @@ func (s *Server) bulkBan(c *call) {
 	for _, id := range ids {
 		u, known := s.users[id]
 		_, banned := gs.banMap()[id]
-		if !known || banned {
+		if !known || banned || !gs.mayBan(c.user, id) {
 			res.FailedUsers = append(res.FailedUsers, id)
 			continue
 		}
@@ -246,4 +253,14 @@ func (s *Server) bulkBan(c *call) {
 		return
 	}
 	c.json(http.StatusOK, res)
+}
+
+// mayBan reports whether caller may ban the user target: never the owner;
+// a member only below the caller (the role hierarchy, hierarchy.go); any
+// other user.
+func (gs *guildState) mayBan(caller, target guildkit.Snowflake) bool {
+	if _, member := gs.members[target]; member || target == gs.guild.OwnerID {
+		return gs.outranks(caller, target)
+	}
+	return true
 }

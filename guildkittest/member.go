@@ -50,13 +50,12 @@ func (s *Server) memberRoutes(reg registrar) {
 // NewAccessToken makes an OAuth2 access token of the user userID granted the
 // guilds.join scope, as Add Guild Member needs. The server accepts it for
 // that user only, whichever bot calls; any other access_token is refused with
-// 403 (code 50025). The token also authenticates as "Bearer".
+// 403 (code 50025). The token also authenticates as "Bearer <token>" (never
+// as "Bot <token>": 401). It is random, as [Server.NewToken]'s are.
 func (s *Server) NewAccessToken(userID guildkit.Snowflake) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tok := fmt.Sprintf("%s%d.%d", accessTokenPrefix, userID, len(s.tokens)+1)
-	s.tokens[tok] = userID
-	return tok
+	return s.newTokenLocked(accessTokenPrefix, userID)
 }
 
 // WithoutMembersIntent starts the server with the members privileged intent
@@ -376,6 +375,9 @@ func (s *Server) addMember(c *call) {
 		c.formError(problems)
 		return
 	}
+	if !c.requireManagesRoles(gs, roles...) {
+		return
+	}
 	u, ok := s.users[uid]
 	if !ok {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownUser, "Unknown User")
@@ -479,6 +481,18 @@ func (s *Server) modifyMember(c *call) {
 	uid := ms.member.User.ID
 	if timingOut && until.After(now) && (gs.isAdmin(uid) || uid == gs.guild.OwnerID) {
 		c.error(http.StatusForbidden, guildkit.CodeMissingPermissions, "Missing Permissions: cannot time out an administrator or the owner")
+		return
+	}
+	// The role hierarchy (hierarchy.go): the nickname and roles of a member
+	// not below the caller (the caller's own excepted), a timeout of one not
+	// below it, and roles at or above the caller's highest. Lifting a
+	// timeout is not refused.
+	if (uid != c.user && (!body.Nick.IsZero() || !body.Roles.IsZero())) || (timingOut && until.After(now)) {
+		if !c.requireOutranks(gs, uid) {
+			return
+		}
+	}
+	if !body.Roles.IsZero() && !c.requireManagesRoles(gs, changedRoles(ms.member.Roles, roles)...) {
 		return
 	}
 	inVoice := ms.voiceChannel != 0
@@ -614,7 +628,7 @@ func (s *Server) modifyCurrentNick(c *call) {
 }
 
 // memberRole resolves the guild, member and role of the member-role routes
-// and checks MANAGE_ROLES.
+// and checks MANAGE_ROLES and the role hierarchy.
 func (c *call) memberRole() (*guildState, *memberState, guildkit.Snowflake, bool) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {
@@ -630,6 +644,14 @@ func (c *call) memberRole() (*guildState, *memberState, guildkit.Snowflake, bool
 	}
 	if _, ok := gs.roles[rid]; !ok || rid == gs.guild.ID {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownRole, "Unknown Role")
+		return nil, nil, 0, false
+	}
+	// The role hierarchy: the role below the caller's highest, and the
+	// member below the caller unless it is the caller.
+	if uid := ms.member.User.ID; uid != c.user && !c.requireOutranks(gs, uid) {
+		return nil, nil, 0, false
+	}
+	if !c.requireManagesRoles(gs, rid) {
 		return nil, nil, 0, false
 	}
 	return gs, ms, rid, true
@@ -663,13 +685,15 @@ func (s *Server) removeMemberRole(c *call) {
 }
 
 // removeMember: Remove Guild Member (a kick). The event carries the user.
+// The owner and members not below the caller cannot be kicked (the role
+// hierarchy, hierarchy.go).
 func (s *Server) removeMember(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionKickMembers) {
 		return
 	}
 	ms, ok := c.member(gs)
-	if !ok {
+	if !ok || !c.requireOutranks(gs, ms.member.User.ID) {
 		return
 	}
 	s.removeMemberLocked(gs, ms)
@@ -780,4 +804,21 @@ func (c *call) auditReason() *string {
 		raw = r
 	}
 	return &raw
+}
+
+// changedRoles returns the roles in exactly one of before and after: the
+// roles a change of a member's roles adds or removes.
+func changedRoles(before, after []guildkit.Snowflake) []guildkit.Snowflake {
+	var out []guildkit.Snowflake
+	for _, id := range after {
+		if !slices.Contains(before, id) {
+			out = append(out, id)
+		}
+	}
+	for _, id := range before {
+		if !slices.Contains(after, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -171,7 +171,8 @@ func (b *roleBody) apply(gs *guildState, r *guildkit.Role) {
 }
 
 // createRole: Create Guild Role with the interface's defaults, at position 1
-// (above @everyone; ties sort by id).
+// (above @everyone; ties sort by id). The caller may grant only permissions
+// it holds (403 otherwise, as the reference platform answers; hierarchy.go).
 func (s *Server) createRole(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {
@@ -185,6 +186,9 @@ func (s *Server) createRole(c *call) {
 		c.formError(problems)
 		return
 	}
+	if p, ok := body.Permissions.Get(); ok && !c.requireGrant(gs, p) {
+		return
+	}
 	r := &guildkit.Role{
 		ID: s.newID(), Name: "new role", Permissions: gs.roles[gs.guild.ID].Permissions, Position: 1,
 		Icon: guildkit.Null[string](), UnicodeEmoji: guildkit.Null[string](),
@@ -196,7 +200,9 @@ func (s *Server) createRole(c *call) {
 }
 
 // modifyRolePositions: Modify Guild Role Positions; one GUILD_ROLE_UPDATE
-// per role whose position changed. @everyone cannot move.
+// per role whose position changed. @everyone cannot move; a role at or
+// above the caller's highest, or a move to such a position, is refused with
+// 403 (the role hierarchy, hierarchy.go).
 func (s *Server) modifyRolePositions(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {
@@ -211,6 +217,15 @@ func (s *Server) modifyRolePositions(c *call) {
 	}
 	problems := map[string]string{}
 	for i, it := range items {
+		if r, ok := gs.roles[it.ID]; ok && it.Position.IsSet() {
+			// The role hierarchy: only roles below the caller's highest,
+			// and only to positions below it.
+			p, _ := it.Position.Get()
+			if !gs.managesRole(c.user, r) || !gs.managesRole(c.user, &guildkit.Role{ID: r.ID, Position: p}) {
+				c.forbidden()
+				return
+			}
+		}
 		if _, ok := gs.roles[it.ID]; !ok {
 			problems[fmt.Sprintf("%d.id", i)] = "Unknown role."
 		} else if it.ID == gs.guild.ID && it.Position.IsSet() {
@@ -234,7 +249,12 @@ func (s *Server) modifyRolePositions(c *call) {
 	c.json(http.StatusOK, gs.sortedRoles())
 }
 
-// modifyRole: Modify Guild Role.
+// modifyRole: Modify Guild Role. A role at or above the caller's highest is
+// refused (403), and so are permissions the caller does not hold added to
+// the role (the role hierarchy and grant limit, hierarchy.go). Bits the role
+// already has may stay: the reference platform checks what a change adds.
+// @everyone ranks below every role, so any manager may edit it, within the
+// grant limit.
 func (s *Server) modifyRole(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {
@@ -252,13 +272,20 @@ func (s *Server) modifyRole(c *call) {
 		c.formError(problems)
 		return
 	}
+	if !c.requireManagesRoles(gs, r.ID) {
+		return
+	}
+	if p, ok := body.Permissions.Get(); ok && !c.requireGrant(gs, p&^r.Permissions) {
+		return
+	}
 	body.apply(gs, r)
 	s.emit(guildkit.EventGuildRoleUpdate, gs.guild.ID, *r)
 	c.json(http.StatusOK, *r)
 }
 
 // deleteRole: Delete Guild Role, taken from every member. The event carries
-// the role id. @everyone cannot be deleted (400 Invalid Role).
+// the role id. @everyone cannot be deleted (400 Invalid Role); a role at or
+// above the caller's highest is refused (403; hierarchy.go).
 func (s *Server) deleteRole(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {
@@ -270,6 +297,9 @@ func (s *Server) deleteRole(c *call) {
 	}
 	if r.ID == gs.guild.ID {
 		c.error(http.StatusBadRequest, codeInvalidRole, "Invalid Role")
+		return
+	}
+	if !c.requireManagesRoles(gs, r.ID) {
 		return
 	}
 	delete(gs.roles, r.ID)

@@ -21,6 +21,8 @@ package guildkittest
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -228,13 +230,35 @@ func (s *Server) Token() string { return s.botToken }
 // BotID returns the bot user's id.
 func (s *Server) BotID() guildkit.Snowflake { return s.bot }
 
-// NewToken makes a token that authenticates as userID.
+// NewToken makes a bot token that authenticates as userID, presented as
+// "Authorization: Bot <token>". Like every token the server makes, it is 256
+// random bits from crypto/rand, unrelated to the user's id or to any other
+// token, so nothing the server answers lets anyone derive it.
 func (s *Server) NewToken(userID guildkit.Snowflake) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tok := fmt.Sprintf("tok.%d.%d", userID, len(s.tokens)+1)
-	s.tokens[tok] = userID
-	return tok
+	return s.newTokenLocked("", userID)
+}
+
+// newTokenLocked makes a random token with prefix (which says what kind of
+// token it is, never whose) for userID; the caller holds s.mu or owns s
+// alone.
+func (s *Server) newTokenLocked(prefix string, userID guildkit.Snowflake) string {
+	for {
+		tok := prefix + randomToken()
+		if _, taken := s.tokens[tok]; !taken {
+			s.tokens[tok] = userID
+			return tok
+		}
+	}
+}
+
+// randomToken returns 256 bits from crypto/rand, base64url-encoded (43
+// characters, no padding).
+func randomToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // Client returns a client that authenticates as the bot, pointed at the
@@ -422,10 +446,18 @@ func specRoute(route string) string {
 	}
 }
 
+// authenticate finds the user r's credential names. A bot token counts only
+// as "Bot <token>" and an OAuth2 access token ([Server.NewAccessToken]) only
+// as "Bearer <token>": the reference platform answers 401 to a credential
+// presented with the other scheme, and so does the server.
 func (s *Server) authenticate(r *http.Request) (guildkit.Snowflake, bool) {
 	h := r.Header.Get("Authorization")
 	scheme, tok, ok := strings.Cut(h, " ")
-	if !ok || (scheme != "Bot" && scheme != "Bearer") {
+	if !ok {
+		return 0, false
+	}
+	access := strings.HasPrefix(tok, accessTokenPrefix)
+	if (scheme != "Bot" || access) && (scheme != "Bearer" || !access) {
 		return 0, false
 	}
 	id, ok := s.tokens[tok]

@@ -182,7 +182,10 @@ func (s *Server) snapshotLocked() *stateFile {
 
 // LoadState replaces everything the server keeps with a state written by
 // [Server.SaveState]; the event and request logs are emptied. Nothing
-// changes when it returns an error.
+// changes when it returns an error. Tokens are kept as saved, so bots
+// configured with them go on working; a state saved by a release whose
+// tokens were "tok.<user id>.<n>" keeps those guessable tokens, so start
+// such an emulator afresh (from its seed) rather than expose it.
 func (s *Server) LoadState(r io.Reader) error {
 	var st stateFile
 	dec := json.NewDecoder(r)
