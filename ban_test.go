@@ -18,7 +18,7 @@ import (
 func TestBanCreateGetRemove(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionBanMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	troll := f.addMember(t, "troll")
 	stranger := f.srv.AddUser(guildkit.User{Username: "stranger"})
 
@@ -66,7 +66,7 @@ func TestBanCreateGetRemove(t *testing.T) {
 func TestBanCreateValidation(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	err := c.Bans.Create(ctx, 1, 2, &guildkit.BanCreateParams{
 		DeleteMessageSeconds: guildkit.Some(604801), DeleteMessageDays: guildkit.Some(8),
 	})
@@ -82,13 +82,13 @@ func TestBanCreateWire(t *testing.T) {
 		testJSONBody(t, r, `{"delete_message_days":7}`)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	require.NoError(t, c.Bans.Create(context.Background(), 1, 2, &guildkit.BanCreateParams{DeleteMessageDays: guildkit.Some(7)}))
+	require.NoError(t, c.Bans.Create(t.Context(), 1, 2, &guildkit.BanCreateParams{DeleteMessageDays: guildkit.Some(7)}))
 }
 
 func TestBanPermissions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionKickMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.addMember(t, "u")
 	f.srv.AddBan(f.guild.ID, guildkit.Ban{User: guildkit.User{Username: "old"}})
 
@@ -115,7 +115,7 @@ func TestBanList(t *testing.T) {
 		ids = append(ids, b.User.ID)
 	}
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	userIDs := func(bans []guildkit.Ban) []guildkit.Snowflake {
 		var out []guildkit.Snowflake
 		for _, b := range bans {
@@ -160,7 +160,7 @@ func TestBanListBothCursorsOnTheServer(t *testing.T) {
 	}
 	var bans []guildkit.Ban
 	route := fmt.Sprintf("/guilds/{guild.id}/bans?before=%s&after=%s", ids[3], ids[0])
-	_, err := guildkit.ExportDo(srv.Client(), context.Background(), "GET", route, nil, &bans, g.ID)
+	_, err := guildkit.ExportDo(srv.Client(), t.Context(), "GET", route, nil, &bans, g.ID)
 	require.NoError(t, err)
 	require.Len(t, bans, 3)
 	assert.Equal(t, ids[0], bans[0].User.ID, "after was ignored")
@@ -175,7 +175,7 @@ func TestBanAll(t *testing.T) {
 		ids = append(ids, srv.AddBan(g.ID, guildkit.Ban{User: guildkit.User{Username: fmt.Sprintf("b%04d", i)}}).User.ID)
 	}
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	countRequests := func() int { return len(srv.Requests()) }
 
 	seq := c.Bans.All(ctx, g.ID, nil)
@@ -224,7 +224,7 @@ func TestBanAll(t *testing.T) {
 func TestBanBulk(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionBanMembers|guildkit.PermissionManageGuild, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	a := f.addMember(t, "a")
 	b := f.srv.AddUser(guildkit.User{Username: "b"})
 	old := f.srv.AddBan(f.guild.ID, guildkit.Ban{User: guildkit.User{Username: "old"}})
@@ -255,7 +255,7 @@ func TestBanBulk(t *testing.T) {
 func TestBanBulkValidation(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := c.Bans.Bulk(ctx, 1, nil)
 	assert.Equal(t, []string{"user_ids"}, problemPaths(t, err))
 
@@ -276,7 +276,7 @@ func TestBanBulkServerLimit(t *testing.T) {
 	for i := range ids {
 		ids[i] = guildkit.Snowflake(i + 1)
 	}
-	_, err := guildkit.ExportDo(srv.Client(), context.Background(), "POST", "/guilds/{guild.id}/bulk-ban",
+	_, err := guildkit.ExportDo(srv.Client(), t.Context(), "POST", "/guilds/{guild.id}/bulk-ban",
 		map[string]any{"user_ids": ids}, nil, g.ID)
 	require.ErrorIs(t, err, guildkit.ErrBadRequest)
 	var apiErr *guildkit.APIError

@@ -389,14 +389,7 @@ type channelPositions []ChannelPositionParams
 
 func (ps channelPositions) validate(validation) error {
 	var v ValidationError
-	if len(ps) == 0 {
-		v.Add("", wire.CodeRequired, "at least one channel position is required")
-	}
-	ids := make([]Snowflake, len(ps))
-	for i, p := range ps {
-		ids[i] = p.ID
-	}
-	validateIDs(&v, "", "id", "channel", ids)
+	validatePositionItems(&v, "channel", ps, func(p ChannelPositionParams) Snowflake { return p.ID })
 	return v.Err()
 }
 

@@ -24,7 +24,7 @@ func channelNames(chs []guildkit.Channel) []string {
 func TestChannelList(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	b := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "b", Position: 1})
 	f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "a", Position: 1})
 	f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "top", Position: 0, Type: guildkit.ChannelTypeGuildCategory})
@@ -45,7 +45,7 @@ func TestChannelList(t *testing.T) {
 func TestChannelCreate(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{PremiumTier: guildkit.PremiumTier1})
-	ctx := context.Background()
+	ctx := t.Context()
 	cat := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "Talk", Type: guildkit.ChannelTypeGuildCategory, Position: 3})
 	mods := f.srv.AddRole(f.g.ID, guildkit.Role{Name: "mods"})
 
@@ -108,7 +108,7 @@ func TestChannelCreate(t *testing.T) {
 func TestChannelCreateValidation(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	_, err := f.c.Channels.Create(ctx, f.g.ID, &guildkit.ChannelCreateParams{
 		Name:                 "",
@@ -147,7 +147,7 @@ func TestChannelCreateValidation(t *testing.T) {
 func TestChannelCreateServerRules(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	text := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "text"})
 
 	cases := []struct {
@@ -193,7 +193,7 @@ func TestChannelCreateServerRules(t *testing.T) {
 func TestChannelModifyPositions(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	cat := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "cat", Type: guildkit.ChannelTypeGuildCategory, Position: 0,
 		PermissionOverwrites: []guildkit.PermissionOverwrite{{ID: f.g.ID, Deny: guildkit.PermissionSendMessages}}})
 	a := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "a", Position: 1})
@@ -236,20 +236,20 @@ func TestChannelModifyPositionsWireBody(t *testing.T) {
 		testJSONBody(t, r, `[{"id":"1","position":2},{"id":"3","lock_permissions":false,"parent_id":null}]`)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	err := c.Channels.ModifyPositions(context.Background(), 9, []guildkit.ChannelPositionParams{
+	err := c.Channels.ModifyPositions(t.Context(), 9, []guildkit.ChannelPositionParams{
 		{ID: 1, Position: guildkit.Some(2)},
 		{ID: 3, LockPermissions: guildkit.Some(false), ParentID: guildkit.Null[guildkit.Snowflake]()},
 	})
 	require.NoError(t, err)
 	// Modify Guild Channel Positions is not an audit-log operation.
-	err = c.Channels.ModifyPositions(context.Background(), 9, []guildkit.ChannelPositionParams{{ID: 1}}, guildkit.WithReason("x"))
+	err = c.Channels.ModifyPositions(t.Context(), 9, []guildkit.ChannelPositionParams{{ID: 1}}, guildkit.WithReason("x"))
 	requireValidation(t, err, "reason")
 }
 
 func TestChannelListActiveThreads(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	parent := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "general"})
 	ada := f.srv.AddMember(f.g.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}})
 	first := f.srv.AddThread(f.g.ID, parent.ID, guildkit.Channel{Name: "first"})

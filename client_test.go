@@ -62,7 +62,7 @@ func TestRequestHeaders(t *testing.T) {
 		assert.Equal(t, "1", r.PathValue("id"))
 		writeJSON(w, 200, map[string]any{"id": "1", "name": "g"})
 	})
-	g, err := c.Guilds.Get(context.Background(), 1, &guildkit.GuildGetParams{WithCounts: guildkit.Some(true)}, guildkit.WithHeader("X-Trace", "abc"))
+	g, err := c.Guilds.Get(t.Context(), 1, &guildkit.GuildGetParams{WithCounts: guildkit.Some(true)}, guildkit.WithHeader("X-Trace", "abc"))
 	require.NoError(t, err)
 	assert.Equal(t, "g", g.Name)
 }
@@ -79,7 +79,7 @@ func TestBearerToken(t *testing.T) {
 	srv := newServer(t, mux)
 	c, err := guildkit.New(guildkit.BearerToken("oauth"), guildkit.WithBaseURL(srv))
 	require.NoError(t, err)
-	_, err = c.Guilds.Get(context.Background(), 1, nil)
+	_, err = c.Guilds.Get(t.Context(), 1, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Bearer oauth", got.Load())
 }
@@ -88,14 +88,14 @@ func TestNoCredential(t *testing.T) {
 	t.Parallel()
 	c, err := guildkit.New(nil, guildkit.WithBaseURL("http://127.0.0.1:1/api"))
 	require.NoError(t, err)
-	_, err = c.Guilds.Get(context.Background(), 1, nil)
+	_, err = c.Guilds.Get(t.Context(), 1, nil)
 	assert.ErrorIs(t, err, guildkit.ErrNoCredential)
 }
 
 func TestMissingPathIDIsValidationError(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t) // any request would fail the test through the catch-all
-	_, err := c.Guilds.Get(context.Background(), 0, nil)
+	_, err := c.Guilds.Get(t.Context(), 0, nil)
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Len(t, ve.Problems, 1)
@@ -105,7 +105,7 @@ func TestMissingPathIDIsValidationError(t *testing.T) {
 func TestReasonOnlyOnAuditLogOperations(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	_, err := c.Guilds.Get(context.Background(), 1, nil, guildkit.WithReason("why"))
+	_, err := c.Guilds.Get(t.Context(), 1, nil, guildkit.WithReason("why"))
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "reason", ve.Problems[0].Path)
@@ -114,7 +114,7 @@ func TestReasonOnlyOnAuditLogOperations(t *testing.T) {
 func TestNullInQueryIsValidationError(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	_, err := c.Guilds.Get(context.Background(), 1, &guildkit.GuildGetParams{WithCounts: guildkit.Null[bool]()})
+	_, err := c.Guilds.Get(t.Context(), 1, &guildkit.GuildGetParams{WithCounts: guildkit.Null[bool]()})
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Contains(t, ve.Error(), "with_counts")
@@ -134,7 +134,7 @@ func TestRetry429OnPOSTOnceThenSuccess(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"ok": true})
 	})
 	var out map[string]any
-	res, err := guildkit.ExportDo(c, context.Background(), "POST", "/things", map[string]string{"name": "x"}, &out)
+	res, err := guildkit.ExportDo(c, t.Context(), "POST", "/things", map[string]string{"name": "x"}, &out)
 	require.NoError(t, err)
 	assert.Equal(t, 200, res)
 	assert.Equal(t, int32(2), calls.Load(), "one retry after the 429")
@@ -149,7 +149,7 @@ func TestNoRetryOf503OnPOST(t *testing.T) {
 		calls.Add(1)
 		writeJSON(w, 503, map[string]any{"message": "unavailable"})
 	})
-	_, err := guildkit.ExportDo(c, context.Background(), "POST", "/things", map[string]string{}, nil)
+	_, err := guildkit.ExportDo(c, t.Context(), "POST", "/things", map[string]string{}, nil)
 	var apiErr *guildkit.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 503, apiErr.Status)
@@ -165,7 +165,7 @@ func TestNoRetryOf502OnPATCH(t *testing.T) {
 		calls.Add(1)
 		w.WriteHeader(502)
 	})
-	_, err := guildkit.ExportDo(c, context.Background(), "PATCH", "/things", map[string]string{}, nil)
+	_, err := guildkit.ExportDo(c, t.Context(), "PATCH", "/things", map[string]string{}, nil)
 	require.Error(t, err)
 	assert.Equal(t, int32(1), calls.Load())
 }
@@ -181,7 +181,7 @@ func TestRetry503TwiceThenSuccessOnGET(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"id": "5", "name": "back"})
 	})
-	g, err := c.Guilds.Get(context.Background(), 5, nil)
+	g, err := c.Guilds.Get(t.Context(), 5, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "back", g.Name)
 	assert.Equal(t, int32(3), calls.Load())
@@ -196,7 +196,7 @@ func TestRetriesUsedUp(t *testing.T) {
 		w.Header().Set("X-RateLimit-Bucket", "abc")
 		writeJSON(w, 429, map[string]any{"message": "slow down", "retry_after": 0.001, "global": true})
 	})
-	_, err := c.Guilds.Get(context.Background(), 5, nil)
+	_, err := c.Guilds.Get(t.Context(), 5, nil)
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.True(t, rl.Global)
@@ -238,7 +238,7 @@ func TestRateLimitWaitSources(t *testing.T) {
 				writeJSON(w, 200, map[string]any{"id": "1"})
 			})
 			start := time.Now()
-			_, err := c.Guilds.Get(context.Background(), 1, nil)
+			_, err := c.Guilds.Get(t.Context(), 1, nil)
 			require.NoError(t, err)
 			assert.GreaterOrEqual(t, time.Since(start), tt.minWait, "the wait the service asked for was honoured")
 		})
@@ -254,7 +254,7 @@ func TestCancelEndsRetryAfterWait(t *testing.T) {
 		writeJSON(w, 429, map[string]any{"message": "wait", "retry_after": 10})
 		reached <- struct{}{}
 	})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		<-reached
 		time.Sleep(20 * time.Millisecond)
@@ -274,7 +274,7 @@ func TestRateLimitWaitBeyondDeadlineFailsAtOnce(t *testing.T) {
 		calls.Add(1)
 		writeJSON(w, 429, map[string]any{"retry_after": 30})
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	_, err := c.Guilds.Get(ctx, 1, nil)
 	var rl *guildkit.RateLimitError
@@ -292,7 +292,7 @@ func TestWithoutRateLimitRetry(t *testing.T) {
 		calls.Add(1)
 		writeJSON(w, 429, map[string]any{"retry_after": 0.001})
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil, guildkit.WithoutRateLimitRetry())
+	_, err := c.Guilds.Get(t.Context(), 1, nil, guildkit.WithoutRateLimitRetry())
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.Equal(t, int32(1), calls.Load())
@@ -307,7 +307,7 @@ func TestErrorBodyFlattened(t *testing.T) {
 		w.WriteHeader(400)
 		w.Write([]byte(`{"code":50035,"message":"Invalid Form Body","errors":{"roles":{"0":{"_errors":[{"code":"X","message":"Y"}]},"10":{"_errors":[{"code":"Z","message":"W"}]},"2":{"_errors":[{"code":"A","message":"B"}]}},"name":{"_errors":[{"code":"BASE_TYPE_BAD_LENGTH","message":"Must be between 2 and 100 in length."}]}}}`))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var apiErr *guildkit.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.Status)
@@ -332,7 +332,7 @@ func TestErrorBodyTargetUsersForm(t *testing.T) {
 	mux.HandleFunc("GET /guilds/{id}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 400, map[string]any{"target_users_file": []string{"line 2: invalid user id", "line 5: invalid user id"}})
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var apiErr *guildkit.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, []guildkit.FieldError{
@@ -362,7 +362,7 @@ func TestErrorStatusesMapToSentinels(t *testing.T) {
 				w.WriteHeader(tt.status)
 				w.Write([]byte(tt.body))
 			})
-			_, err := c.Guilds.Get(context.Background(), 1, nil)
+			_, err := c.Guilds.Get(t.Context(), 1, nil)
 			var apiErr *guildkit.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, tt.status, apiErr.Status)
@@ -383,7 +383,7 @@ func TestDecodeErrorOnBadSuccessBody(t *testing.T) {
 	mux.HandleFunc("GET /guilds/{id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"id": "1", "name": `))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var de *guildkit.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, 200, de.Status)
@@ -398,7 +398,7 @@ func TestPathSegmentsEscaped(t *testing.T) {
 		assert.Equal(t, "/invites/a%2Fb%20c", r.URL.EscapedPath())
 		writeJSON(w, 200, map[string]any{})
 	})
-	_, err := guildkit.ExportDo(c, context.Background(), "GET", "/invites/{invite.code}", nil, nil, "a/b c")
+	_, err := guildkit.ExportDo(c, t.Context(), "GET", "/invites/{invite.code}", nil, nil, "a/b c")
 	require.NoError(t, err)
 }
 
@@ -414,18 +414,18 @@ func TestLogsNameRoutesNotTokens(t *testing.T) {
 	mux.HandleFunc("GET /webhooks/{id}/{token}", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(503)
 	})
-	_, err := guildkit.ExportDoNoAuth(c, context.Background(), "POST", "/webhooks/{webhook.id}/{webhook.token}", map[string]string{}, nil, guildkit.Snowflake(9), secret)
+	_, err := guildkit.ExportDoNoAuth(c, t.Context(), "POST", "/webhooks/{webhook.id}/{webhook.token}", map[string]string{}, nil, guildkit.Snowflake(9), secret)
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), secret)
 	assert.Contains(t, err.Error(), "/webhooks/{webhook.id}/{webhook.token}")
-	_, err = guildkit.ExportDoNoAuth(c, context.Background(), "GET", "/webhooks/{webhook.id}/{webhook.token}", nil, nil, guildkit.Snowflake(9), secret)
+	_, err = guildkit.ExportDoNoAuth(c, t.Context(), "GET", "/webhooks/{webhook.id}/{webhook.token}", nil, nil, guildkit.Snowflake(9), secret)
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), secret)
 
 	// A connection that is refused: the transport's error text holds the URL.
 	dead, err := guildkit.New(nil, guildkit.WithBaseURL("http://127.0.0.1:1/api"), guildkit.WithLogger(logger), guildkit.WithRetry(1, time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
-	_, err = guildkit.ExportDoNoAuth(dead, context.Background(), "GET", "/webhooks/{webhook.id}/{webhook.token}", nil, nil, guildkit.Snowflake(9), secret)
+	_, err = guildkit.ExportDoNoAuth(dead, t.Context(), "GET", "/webhooks/{webhook.id}/{webhook.token}", nil, nil, guildkit.Snowflake(9), secret)
 	var re *guildkit.RequestError
 	require.ErrorAs(t, err, &re)
 	assert.NotContains(t, err.Error(), secret)
@@ -446,7 +446,7 @@ func TestNoLoggingWorkWhenDisabled(t *testing.T) {
 	mux.HandleFunc("GET /guilds/{id}", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"id": "1"})
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	require.NoError(t, err)
 	assert.Zero(t, h.handled.Load(), "no record is built when debug is off")
 	assert.Positive(t, h.asked.Load())
@@ -472,7 +472,7 @@ func TestReasonPercentEncoded(t *testing.T) {
 		assert.Equal(t, "appeal accepted — déjà vu", got)
 		w.WriteHeader(204)
 	})
-	_, err := guildkit.ExportDoAL(c, context.Background(), "PATCH", "/things", map[string]any{}, guildkit.WithReason("appeal accepted — déjà vu"))
+	_, err := guildkit.ExportDoAL(c, t.Context(), "PATCH", "/things", map[string]any{}, guildkit.WithReason("appeal accepted — déjà vu"))
 	require.NoError(t, err)
 }
 
@@ -489,7 +489,7 @@ func TestResponseBodyBounded(t *testing.T) {
 		}
 		w.Write([]byte(`"}`))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var de *guildkit.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.Contains(t, err.Error(), "larger than")
@@ -498,7 +498,7 @@ func TestResponseBodyBounded(t *testing.T) {
 func TestValidationErrorListsEveryProblem(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	_, err := guildkit.ExportDo(c, context.Background(), "GET", "/guilds/{guild.id}/members/{user.id}", nil, nil, guildkit.Snowflake(0), guildkit.Snowflake(0))
+	_, err := guildkit.ExportDo(c, t.Context(), "GET", "/guilds/{guild.id}/members/{user.id}", nil, nil, guildkit.Snowflake(0), guildkit.Snowflake(0))
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
 	paths := []string{}

@@ -23,9 +23,27 @@
 // Opt), [Some] (send a value) and [Null] (send JSON null, which usually
 // clears the field). A nil params pointer means "no parameters".
 //
-// Response objects use plain values where the interface always sends the
-// field, pointers where it may be null, and Opt where it may be both absent
-// and null, so a decoded object re-encodes to what the service sent.
+// Response objects use one of three shapes per field, by what the interface
+// says of it:
+//
+//   - a plain value (string, bool, []T) when the service always sends it;
+//   - a pointer (*T) when it is always sent but may be null: nil is null;
+//   - an [Opt] when it may be absent as well as null: the zero Opt is absent,
+//     [Opt.IsNull] tells null, [Opt.Get] the value.
+//
+// So a decoded object re-encodes to what the service sent. Helpers cover
+// the questions users ask most: [Member.DisplayName], [Member.TimedOut].
+//
+// # Names
+//
+// The parameters of a method are in a struct named Resource + Verb +
+// Params: [MemberModifyParams] for [MemberService.Modify],
+// [GuildWidgetModifyParams] for [GuildService.ModifyWidget]. A part of a
+// request that is a list of objects is Resource + Params
+// ([PermissionOverwriteParams], [RolePositionParams]). Methods are verbs on
+// their service (Get, List, Create, Modify, Delete), a sub-resource named
+// after the verb (GetWidget, ModifyWelcomeScreen); All iterates what List
+// pages through.
 //
 // # Errors
 //

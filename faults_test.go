@@ -46,7 +46,7 @@ func TestFaultConnectionResetBeforeAnswer(t *testing.T) {
 			}
 			writeJSON(w, 200, map[string]any{"id": "1", "name": "ok"})
 		})
-		g, err := c.Guilds.Get(context.Background(), 1, nil)
+		g, err := c.Guilds.Get(t.Context(), 1, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "ok", g.Name)
 		assert.Equal(t, int32(3), calls.Load())
@@ -60,7 +60,7 @@ func TestFaultConnectionResetBeforeAnswer(t *testing.T) {
 				calls.Add(1)
 				resetConn(t, w)
 			})
-			_, err := guildkit.ExportDo(c, context.Background(), method, "/things", map[string]string{"a": "b"}, nil)
+			_, err := guildkit.ExportDo(c, t.Context(), method, "/things", map[string]string{"a": "b"}, nil)
 			var re *guildkit.RequestError
 			require.ErrorAs(t, err, &re)
 			assert.Equal(t, "/things", re.Route)
@@ -82,7 +82,7 @@ func TestFaultConnectionResetDuringBody(t *testing.T) {
 			_ = tc.SetLinger(0)
 		}
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var de *guildkit.DecodeError
 	require.ErrorAs(t, err, &de, "a broken body is a decode error of a 200")
 	assert.Equal(t, 200, de.Status)
@@ -104,7 +104,7 @@ func TestFaultServerErrorStorms(t *testing.T) {
 				if method == "POST" || method == "PATCH" {
 					body = map[string]string{"k": "v"}
 				}
-				_, err := guildkit.ExportDo(c, context.Background(), method, "/guilds/{guild.id}/x", body, nil, guildkit.Snowflake(1))
+				_, err := guildkit.ExportDo(c, t.Context(), method, "/guilds/{guild.id}/x", body, nil, guildkit.Snowflake(1))
 				var apiErr *guildkit.APIError
 				require.ErrorAs(t, err, &apiErr)
 				assert.Equal(t, status, apiErr.Status)
@@ -128,7 +128,7 @@ func TestFaultSlowHeadersBeyondDeadline(t *testing.T) {
 		case <-time.After(10 * time.Second):
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := c.Guilds.Get(ctx, 1, nil)
@@ -145,7 +145,7 @@ func TestFaultTruncatedJSON(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"id":"1","name":"trunc`))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var de *guildkit.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, "/guilds/{guild.id}", de.Route)
@@ -162,7 +162,7 @@ func TestFaultHTMLErrorPage(t *testing.T) {
 		w.WriteHeader(403)
 		w.Write([]byte(page))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var apiErr *guildkit.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.ErrorIs(t, err, guildkit.ErrForbidden)
@@ -188,7 +188,7 @@ func TestFault429WithHTMLBody(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"ok": true})
 	})
 	var out map[string]any
-	_, err := guildkit.ExportDo(c, context.Background(), "POST", "/things", map[string]any{}, &out)
+	_, err := guildkit.ExportDo(c, t.Context(), "POST", "/things", map[string]any{}, &out)
 	require.NoError(t, err)
 	assert.Equal(t, true, out["ok"])
 	assert.Equal(t, int32(2), calls.Load())
@@ -211,7 +211,7 @@ func TestFaultHugeBody(t *testing.T) {
 		}
 		w.Write([]byte(`"}`))
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil)
+	_, err := c.Guilds.Get(t.Context(), 1, nil)
 	var de *guildkit.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.Contains(t, err.Error(), "larger than")
@@ -243,7 +243,7 @@ func TestFaultBadRetryAfter(t *testing.T) {
 			})
 			// A deadline shorter than the default one-second wait shows the
 			// wait the client chose without sleeping through it.
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 			defer cancel()
 			_, err := c.Guilds.Get(ctx, 1, nil)
 			var rl *guildkit.RateLimitError
@@ -265,7 +265,7 @@ func TestFaultBadRetryAfter(t *testing.T) {
 			}
 			writeJSON(w, 200, map[string]any{"id": "1"})
 		})
-		_, err := c.Guilds.Get(context.Background(), 1, nil)
+		_, err := c.Guilds.Get(t.Context(), 1, nil)
 		require.NoError(t, err)
 		assert.Equal(t, int32(2), calls.Load())
 	})
@@ -290,7 +290,7 @@ func TestFaultNegativeResetAfter(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"id": "1"})
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	for range 2 {
 		_, err := c.Guilds.Get(ctx, 1, nil)
@@ -337,10 +337,10 @@ func TestFaultGlobal429Storm(t *testing.T) {
 	})
 	errs := runConcurrent(10, 20, func(i int) error {
 		if i%5 == 0 {
-			_, err := guildkit.ExportDo(c, context.Background(), "POST", "/guilds/{guild.id}/things", map[string]int{"i": i}, nil, guildkit.Snowflake(100+i))
+			_, err := guildkit.ExportDo(c, t.Context(), "POST", "/guilds/{guild.id}/things", map[string]int{"i": i}, nil, guildkit.Snowflake(100+i))
 			return err
 		}
-		_, err := c.Guilds.Get(context.Background(), guildkit.Snowflake(100+i), nil)
+		_, err := c.Guilds.Get(t.Context(), guildkit.Snowflake(100+i), nil)
 		return err
 	})
 	requireNoErrors(t, errs)

@@ -33,7 +33,7 @@ func TestGuildGet(t *testing.T) {
 	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "bob"}})
 	srv.SetOnline(g.ID, alice.User.ID, true)
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 
 	got, err := c.Guilds.Get(ctx, g.ID, nil)
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestGuildGetErrors(t *testing.T) {
 	srv := guildkittest.NewServer(t)
 	other := srv.AddUser(guildkit.User{Username: "owner"})
 	foreign := srv.AddGuild(guildkit.Guild{Name: "Elsewhere", OwnerID: other.ID})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	_, err := srv.Client().Guilds.Get(ctx, 12345, nil)
 	require.ErrorIs(t, err, guildkit.ErrNotFound)
@@ -129,7 +129,7 @@ func TestGuildModify(t *testing.T) {
 	f := newGuildFixture(t, guildkit.Guild{Name: "Old", Description: ptr("old"),
 		Features: []guildkit.GuildFeature{guildkit.FeatureVerified, guildkit.FeatureInviteSplash}})
 	afk := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "AFK", Type: guildkit.ChannelTypeGuildVoice})
-	ctx := context.Background()
+	ctx := t.Context()
 	png := widgetPNG(t)
 
 	got, err := f.c.Guilds.Modify(ctx, f.g.ID, &guildkit.GuildModifyParams{
@@ -170,7 +170,7 @@ func TestGuildModify(t *testing.T) {
 func TestGuildModifyValidation(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	_, err := f.c.Guilds.Modify(ctx, f.g.ID, &guildkit.GuildModifyParams{
 		Name:       guildkit.Some("  x  "),
@@ -200,7 +200,7 @@ func TestGuildModifyValidation(t *testing.T) {
 func TestGuildModifyPermissions(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	manager := f.clientWith(guildkit.PermissionManageGuild)
 
 	g, err := manager.Guilds.Modify(ctx, f.g.ID, &guildkit.GuildModifyParams{
@@ -247,7 +247,7 @@ func TestGuildModifyWireBody(t *testing.T) {
 		testJSONBody(t, r, `{"name":"Renamed","afk_channel_id":null,"features":["COMMUNITY"],"description":null}`)
 		writeJSON(w, http.StatusOK, map[string]any{"id": "1", "name": "Renamed"})
 	})
-	g, err := c.Guilds.Modify(context.Background(), 1, &guildkit.GuildModifyParams{
+	g, err := c.Guilds.Modify(t.Context(), 1, &guildkit.GuildModifyParams{
 		Name:         guildkit.Some("Renamed"),
 		AFKChannelID: guildkit.Null[guildkit.Snowflake](),
 		Features:     guildkit.Some([]guildkit.GuildFeature{guildkit.FeatureCommunity}),
@@ -262,7 +262,7 @@ func TestGuildGetPreview(t *testing.T) {
 	f := newGuildFixture(t, guildkit.Guild{Name: "Members only", Description: ptr("hi")})
 	ada := f.srv.AddMember(f.g.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}})
 	f.srv.SetOnline(f.g.ID, ada.User.ID, true)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	p, err := f.c.Guilds.GetPreview(ctx, f.g.ID)
 	require.NoError(t, err)
@@ -288,7 +288,7 @@ func TestGuildListVoiceRegions(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
 	vip := f.srv.AddGuild(guildkit.Guild{Features: []guildkit.GuildFeature{guildkit.FeatureVIPRegions}})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	ids := func(rs []guildkit.VoiceRegion) []string {
 		var out []string
@@ -321,7 +321,7 @@ func TestGuildListInvites(t *testing.T) {
 	other := f.srv.AddGuild(guildkit.Guild{})
 	otherCh := f.srv.AddChannel(other.ID, guildkit.Channel{Name: "elsewhere"})
 	f.srv.AddInvite(other.ID, otherCh.ID, guildkit.Invite{Code: "elsewhere"})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	invites, err := f.c.Guilds.ListInvites(ctx, f.g.ID)
 	require.NoError(t, err)
@@ -344,7 +344,7 @@ func TestGuildListInvites(t *testing.T) {
 func TestGuildIntegrations(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	bot := f.srv.AddMember(f.g.ID, guildkit.Member{User: &guildkit.User{Username: "streamsync", Bot: true}})
 	synced := f.srv.AddIntegration(f.g.ID, guildkit.Integration{
 		Name: "Stream Sync", Type: guildkit.IntegrationTypeBot, Enabled: true,
@@ -399,7 +399,7 @@ func TestGuildIntegrations(t *testing.T) {
 func TestGuildWidget(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{Name: "Widgets"})
-	ctx := context.Background()
+	ctx := t.Context()
 	lobby := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "Lobby", Type: guildkit.ChannelTypeGuildVoice, Position: 1})
 	f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "Stage", Type: guildkit.ChannelTypeGuildStageVoice, Position: 2})
 	f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "Staff", Type: guildkit.ChannelTypeGuildVoice, Position: 0,
@@ -490,7 +490,7 @@ func TestGuildGetWidgetImage(t *testing.T) {
 	f := newGuildFixture(t, guildkit.Guild{WidgetEnabled: ptr(true)})
 	ada := f.srv.AddMember(f.g.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}})
 	f.srv.SetOnline(f.g.ID, ada.User.ID, true)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	sizes := map[image.Point]guildkit.WidgetStyle{}
 	for _, style := range guildkit.WidgetStyles {
@@ -536,7 +536,7 @@ func TestGuildGetWidgetImage(t *testing.T) {
 func TestGuildGetVanityURL(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	v, err := f.c.Guilds.GetVanityURL(ctx, f.g.ID)
 	require.NoError(t, err)
@@ -558,7 +558,7 @@ func TestGuildGetVanityURL(t *testing.T) {
 func TestGuildWelcomeScreen(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{Features: []guildkit.GuildFeature{guildkit.FeatureCommunity}})
-	ctx := context.Background()
+	ctx := t.Context()
 	rules := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "rules"})
 	hello := f.srv.AddChannel(f.g.ID, guildkit.Channel{Name: "hello"})
 	member := f.clientWith(guildkit.PermissionSendMessages)
@@ -615,7 +615,7 @@ func TestGuildWelcomeScreen(t *testing.T) {
 func TestGuildOnboarding(t *testing.T) {
 	t.Parallel()
 	f := newGuildFixture(t, guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 	role := f.srv.AddRole(f.g.ID, guildkit.Role{Name: "backend"})
 	var chans []guildkit.Snowflake
 	for i := range 7 {
@@ -700,7 +700,7 @@ func TestGuildModifyIncidentActions(t *testing.T) {
 	// The server's clock runs two hours behind the client's, so a time the
 	// client accepts can be too far ahead for the server.
 	f := newGuildFixture(t, guildkit.Guild{}, guildkittest.WithClock(func() time.Time { return time.Now().Add(-2 * time.Hour) }))
-	ctx := context.Background()
+	ctx := t.Context()
 	until := time.Now().Add(3 * time.Hour).UTC().Truncate(time.Second)
 
 	data, err := f.c.Guilds.ModifyIncidentActions(ctx, f.g.ID, &guildkit.GuildIncidentActionsModifyParams{

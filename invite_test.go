@@ -61,7 +61,7 @@ func TestInviteGet(t *testing.T) {
 	ev := f.srv.AddScheduledEvent(f.guild.ID, guildkit.GuildScheduledEvent{Name: "Go meetup"})
 	other := f.srv.AddGuild(guildkit.Guild{})
 	otherEv := f.srv.AddScheduledEvent(other.ID, guildkit.GuildScheduledEvent{Name: "elsewhere"})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	// A user who is in no guild at all may read the invite: a token suffices.
 	stranger := f.srv.AddUser(guildkit.User{Username: "stranger"})
@@ -121,7 +121,7 @@ func TestInviteGetErrors(t *testing.T) {
 	srv.AddInvite(g.ID, ch.ID, guildkit.Invite{Code: "expired", ExpiresAt: guildkit.Some(now.Add(-time.Minute))})
 	srv.AddInvite(g.ID, ch.ID, guildkit.Invite{Code: "fresh", ExpiresAt: guildkit.Some(now.Add(time.Hour))})
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 
 	inv, err := c.Invites.Get(ctx, "fresh", nil)
 	require.NoError(t, err)
@@ -174,7 +174,7 @@ func TestInviteGetWire(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
 	})
-	inv, err := c.Invites.Get(context.Background(), "a/b c", &guildkit.InviteGetParams{
+	inv, err := c.Invites.Get(t.Context(), "a/b c", &guildkit.InviteGetParams{
 		WithCounts: guildkit.Some(false), GuildScheduledEventID: guildkit.Some[guildkit.Snowflake](42),
 	})
 	require.NoError(t, err)
@@ -224,7 +224,7 @@ func TestInviteDelete(t *testing.T) {
 	t.Parallel()
 	f := newInviteFixture(t)
 	c := f.srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 
 	inv, err := c.Invites.Delete(ctx, "gophers", guildkit.WithReason("spam wave: 100%"))
 	require.NoError(t, err)
@@ -306,7 +306,7 @@ func TestInviteDeletePermissions(t *testing.T) {
 			ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "lobby", PermissionOverwrites: ows})
 			inv := srv.AddInvite(g.ID, ch.ID, guildkit.Invite{})
 
-			_, err := srv.ClientAs(u).Invites.Delete(context.Background(), inv.Code)
+			_, err := srv.ClientAs(u).Invites.Delete(t.Context(), inv.Code)
 			if tc.allowed {
 				require.NoError(t, err)
 				_, ok := srv.Invite(inv.Code)
@@ -334,7 +334,7 @@ func TestInviteTargetUsers(t *testing.T) {
 	carol := f.srv.AddMember(g, guildkit.Member{User: &guildkit.User{Username: "carol"}}).User.ID
 	dave := f.srv.AddMember(g, guildkit.Member{User: &guildkit.User{Username: "dave"}, Roles: []guildkit.Snowflake{auditor.ID}}).User.ID
 	inv := f.srv.AddInvite(g, f.channel.ID, guildkit.Invite{Code: "carols", Inviter: &guildkit.User{ID: carol}})
-	ctx := context.Background()
+	ctx := t.Context()
 	asCarol, asDave, asBob := f.srv.ClientAs(carol), f.srv.ClientAs(dave), f.srv.ClientAs(f.bob)
 
 	ids := []guildkit.Snowflake{f.alice, f.bob, 175928847299117063}
@@ -415,7 +415,7 @@ func TestInviteTargetUsersIteratorStops(t *testing.T) {
 	f.srv.SetTargetUsers("gophers", []guildkit.Snowflake{1, 2, 3})
 	c := f.srv.Client()
 	before := len(f.srv.Requests())
-	seq := c.Invites.TargetUsers(context.Background(), "gophers")
+	seq := c.Invites.TargetUsers(t.Context(), "gophers")
 	assert.Len(t, f.srv.Requests(), before, "no request until ranged")
 	var got []guildkit.Snowflake
 	for id, err := range seq {
@@ -435,7 +435,7 @@ func TestInviteUpdateTargetUsersInvalidCSV(t *testing.T) {
 	t.Parallel()
 	f := newInviteFixture(t)
 	c := f.srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	file := "user_id\n1234\nabc\n\n5678,9\n99\n"
 	err := c.Invites.UpdateTargetUsersCSV(ctx, "gophers", strings.NewReader(file))
 	require.ErrorIs(t, err, guildkit.ErrBadRequest)
@@ -502,7 +502,7 @@ func TestInviteUpdateTargetUsersWire(t *testing.T) {
 		assert.Equal(t, []string{"target_users_file"}, fields)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	require.NoError(t, c.Invites.UpdateTargetUsers(context.Background(), "gophers", []guildkit.Snowflake{1, 18446744073709551615}))
+	require.NoError(t, c.Invites.UpdateTargetUsers(t.Context(), "gophers", []guildkit.Snowflake{1, 18446744073709551615}))
 }
 
 // TestInviteUpdateTargetUsersRetries checks that a rate-limited upload is
@@ -524,7 +524,7 @@ func TestInviteUpdateTargetUsersRetries(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := make([]guildkit.Snowflake, 1000)
 	for i := range ids {
 		ids[i] = guildkit.Snowflake(1 << 40 * (i + 1))
@@ -551,7 +551,7 @@ func TestInviteUpdateTargetUsersRetries(t *testing.T) {
 // TestWaitTargetUsersJob follows jobs to COMPLETED and to FAILED.
 func TestWaitTargetUsersJob(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 
 	t.Run("completed", func(t *testing.T) {
 		t.Parallel()
@@ -608,9 +608,9 @@ func TestWaitTargetUsersJobCancelled(t *testing.T) {
 	t.Parallel()
 	f := newInviteFixture(t, guildkittest.WithTargetUsersJobPolls(-1))
 	c := f.srv.Client()
-	require.NoError(t, c.Invites.UpdateTargetUsers(context.Background(), "gophers", []guildkit.Snowflake{f.alice}))
+	require.NoError(t, c.Invites.UpdateTargetUsers(t.Context(), "gophers", []guildkit.Snowflake{f.alice}))
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	type result struct {
 		st  *guildkit.TargetUsersJobStatus
@@ -638,7 +638,7 @@ func TestWaitTargetUsersJobCancelled(t *testing.T) {
 	assert.Equal(t, guildkit.TargetUsersJobProcessing, res.st.Status)
 
 	// A deadline ends it the same way.
-	dctx, dcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	dctx, dcancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer dcancel()
 	_, err := c.Invites.WaitTargetUsersJob(dctx, "gophers", 2*time.Millisecond)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -780,7 +780,7 @@ func TestTargetUsersMillionMemory(t *testing.T) {
 	ids := millionIDs(1_000_000)
 	var received atomic.Int64
 	c := discardServer(t, ids, &received)
-	ctx := context.Background()
+	ctx := t.Context()
 	fileSize := guildkit.NewTargetUsersCSV(ids).Size()
 
 	up := allocDuring(func() {
@@ -814,7 +814,7 @@ func allocDuring(f func()) uint64 {
 func BenchmarkInviteUpdateTargetUsers(b *testing.B) {
 	ids := millionIDs(1_000_000)
 	c := discardServer(b, ids, new(atomic.Int64))
-	ctx := context.Background()
+	ctx := b.Context()
 	b.SetBytes(guildkit.NewTargetUsersCSV(ids).Size())
 	b.ReportAllocs()
 	for b.Loop() {
@@ -827,7 +827,7 @@ func BenchmarkInviteUpdateTargetUsers(b *testing.B) {
 func BenchmarkInviteTargetUsers(b *testing.B) {
 	ids := millionIDs(1_000_000)
 	c := discardServer(b, ids, new(atomic.Int64))
-	ctx := context.Background()
+	ctx := b.Context()
 	b.SetBytes(guildkit.NewTargetUsersCSV(ids).Size())
 	b.ReportAllocs()
 	for b.Loop() {
@@ -917,7 +917,7 @@ func rawUpload(t *testing.T, srv *guildkittest.Server, code, field, body string)
 func TestInviteServerTargetUsersRules(t *testing.T) {
 	t.Parallel()
 	f := newInviteFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	status, body := rawUpload(t, f.srv, "gophers", "other_field", "user_id\n1\n")
 	assert.Equal(t, http.StatusBadRequest, status, "the file part is required")

@@ -140,7 +140,7 @@ func TestOperationLedger(t *testing.T) {
 		t.Run(op.name, func(t *testing.T) {
 			t.Parallel()
 			srv := guildkittest.NewServer(t)
-			err := call(context.Background(), srv, srv.Client())
+			err := call(t.Context(), srv, srv.Client())
 			var ve *guildkit.ValidationError
 			require.NotErrorAs(t, err, &ve, "the call must reach the server")
 			req, ok := srv.LastRequest()

@@ -41,6 +41,20 @@ type Member struct {
 	AvatarDecorationData       *AvatarDecorationData `json:"avatar_decoration_data"`
 }
 
+// DisplayName returns the name the platform shows for the member: the
+// guild nickname when set, else the user's display name ([User.DisplayName]).
+// It is "" only for a member decoded without its user (message events) and
+// without a nickname.
+func (m *Member) DisplayName() string {
+	if m.Nick != nil && *m.Nick != "" {
+		return *m.Nick
+	}
+	if m.User == nil {
+		return ""
+	}
+	return m.User.DisplayName()
+}
+
 // TimedOut reports whether the member is timed out at time now.
 func (m *Member) TimedOut(now time.Time) bool {
 	return m.CommunicationDisabledUntil != nil && m.CommunicationDisabledUntil.After(now)

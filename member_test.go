@@ -22,7 +22,7 @@ func TestMemberGet(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 0, guildkittest.DefaultEveryonePermissions)
 	alice := f.addMember(t, "alice")
-	ctx := context.Background()
+	ctx := t.Context()
 
 	m, err := f.c.Members.Get(ctx, f.guild.ID, alice.User.ID)
 	require.NoError(t, err)
@@ -44,7 +44,7 @@ func TestMemberList(t *testing.T) {
 	for i := range 5 {
 		f.addMember(t, fmt.Sprintf("m%d", i))
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 
 	one, err := f.c.Members.List(ctx, f.guild.ID, nil)
 	require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestMemberListNeedsMembersIntent(t *testing.T) {
 	t.Parallel()
 	srv := guildkittest.NewServer(t, guildkittest.WithoutMembersIntent())
 	g := srv.AddGuild(guildkit.Guild{})
-	ctx := context.Background()
+	ctx := t.Context()
 
 	_, err := srv.Client().Members.List(ctx, g.ID, nil)
 	require.ErrorIs(t, err, guildkit.ErrForbidden)
@@ -102,7 +102,7 @@ func TestMemberAll(t *testing.T) {
 		srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: fmt.Sprintf("user%04d", i)}})
 	}
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	countRequests := func() int {
 		n := 0
 		for _, r := range srv.Requests() {
@@ -163,7 +163,7 @@ func TestMemberSearch(t *testing.T) {
 	f.srv.AddMember(f.guild.ID, guildkit.Member{User: &guildkit.User{Username: "zed"}, Nick: &nick})
 	f.addMember(t, "alfred")
 	f.addMember(t, "bob")
-	ctx := context.Background()
+	ctx := t.Context()
 
 	ms, err := f.c.Members.Search(ctx, f.guild.ID, &guildkit.MemberSearchParams{Query: "al", Limit: guildkit.Some(10)})
 	require.NoError(t, err)
@@ -188,7 +188,7 @@ func TestMemberAdd(t *testing.T) {
 	f := newFixture(t, guildkit.PermissionManageNicknames|guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
 	carol := f.srv.AddUser(guildkit.User{Username: "carol"})
 	role := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "guest"})
-	ctx := context.Background()
+	ctx := t.Context()
 	tok := f.srv.NewAccessToken(carol.ID)
 
 	res, err := f.c.Members.Add(ctx, f.guild.ID, carol.ID, &guildkit.MemberAddParams{
@@ -238,7 +238,7 @@ func TestMemberAddPermissions(t *testing.T) {
 	// @everyone lacks CREATE_INSTANT_INVITE here.
 	f := newFixture(t, 0, guildkit.PermissionViewChannel)
 	erin := f.srv.AddUser(guildkit.User{Username: "erin"})
-	ctx := context.Background()
+	ctx := t.Context()
 	tok := f.srv.NewAccessToken(erin.ID)
 
 	_, err := f.c.Members.Add(ctx, f.guild.ID, erin.ID, &guildkit.MemberAddParams{AccessToken: tok})
@@ -265,7 +265,7 @@ func TestMemberAddPermissions(t *testing.T) {
 func TestMemberScreening(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionCreateInstantInvite, guildkittest.DefaultEveryonePermissions, guildkit.FeatureMemberVerificationGateEnabled)
-	ctx := context.Background()
+	ctx := t.Context()
 	frank := f.srv.AddUser(guildkit.User{Username: "frank"})
 
 	res, err := f.c.Members.Add(ctx, f.guild.ID, frank.ID, &guildkit.MemberAddParams{AccessToken: f.srv.NewAccessToken(frank.ID)})
@@ -295,70 +295,79 @@ func TestMemberModify(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageNicknames|guildkit.PermissionManageRoles|guildkit.PermissionModerateMembers|
 		guildkit.PermissionMuteMembers|guildkit.PermissionDeafenMembers|guildkit.PermissionMoveMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
 	hank := f.addMember(t, "hank")
 	role := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "mod"})
 	until := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
 
-	m, err := f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Nick:                       guildkit.Some("H"),
-		Roles:                      guildkit.Some([]guildkit.Snowflake{role.ID}),
-		CommunicationDisabledUntil: guildkit.Some(until),
-		Flags:                      guildkit.Some(guildkit.MemberFlagBypassesVerification),
-	}, guildkit.WithReason("tidy up"))
-	require.NoError(t, err)
-	assert.Equal(t, "H", *m.Nick)
-	assert.Equal(t, []guildkit.Snowflake{role.ID}, m.Roles)
-	assert.True(t, m.TimedOut(time.Now()))
-	assert.True(t, m.CommunicationDisabledUntil.Equal(until))
-	assert.Equal(t, guildkit.MemberFlagBypassesVerification, m.Flags)
-	req, _ := f.srv.LastRequest()
-	assert.Equal(t, "tidy%20up", req.Header.Get("X-Audit-Log-Reason"))
-	stored, _ := f.srv.Member(f.guild.ID, hank.User.ID)
-	assert.Equal(t, "H", *stored.Nick)
-	require.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 1)
-
-	m, err = f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Nick: guildkit.Null[string](), Roles: guildkit.Null[[]guildkit.Snowflake](), Flags: guildkit.Null[guildkit.MemberFlags](),
+	t.Run("every field set, with a reason", func(t *testing.T) {
+		m, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Nick:                       guildkit.Some("H"),
+			Roles:                      guildkit.Some([]guildkit.Snowflake{role.ID}),
+			CommunicationDisabledUntil: guildkit.Some(until),
+			Flags:                      guildkit.Some(guildkit.MemberFlagBypassesVerification),
+		}, guildkit.WithReason("tidy up"))
+		require.NoError(t, err)
+		assert.Equal(t, "H", *m.Nick)
+		assert.Equal(t, []guildkit.Snowflake{role.ID}, m.Roles)
+		assert.True(t, m.TimedOut(time.Now()))
+		assert.True(t, m.CommunicationDisabledUntil.Equal(until))
+		assert.Equal(t, guildkit.MemberFlagBypassesVerification, m.Flags)
+		req, _ := f.srv.LastRequest()
+		assert.Equal(t, "tidy%20up", req.Header.Get("X-Audit-Log-Reason"))
+		stored, _ := f.srv.Member(f.guild.ID, hank.User.ID)
+		assert.Equal(t, "H", *stored.Nick)
+		require.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 1)
 	})
-	require.NoError(t, err)
-	assert.Nil(t, m.Nick)
-	assert.Empty(t, m.Roles)
-	assert.Zero(t, m.Flags)
 
-	m, err = f.c.Members.RemoveTimeout(ctx, f.guild.ID, hank.User.ID)
-	require.NoError(t, err)
-	assert.Nil(t, m.CommunicationDisabledUntil)
-	assert.False(t, m.TimedOut(time.Now()))
-	m, err = f.c.Members.Timeout(ctx, f.guild.ID, hank.User.ID, until)
-	require.NoError(t, err)
-	assert.True(t, m.TimedOut(time.Now()))
-	assert.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 4)
-
-	_, err = f.c.Members.Modify(ctx, f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
-		Roles: guildkit.Some([]guildkit.Snowflake{424242}),
+	t.Run("null clears", func(t *testing.T) {
+		m, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Nick: guildkit.Null[string](), Roles: guildkit.Null[[]guildkit.Snowflake](), Flags: guildkit.Null[guildkit.MemberFlags](),
+		})
+		require.NoError(t, err)
+		assert.Nil(t, m.Nick)
+		assert.Empty(t, m.Roles)
+		assert.Zero(t, m.Flags)
 	})
-	require.ErrorIs(t, err, guildkit.ErrBadRequest)
-	var apiErr *guildkit.APIError
-	require.ErrorAs(t, err, &apiErr)
-	require.Len(t, apiErr.Errors, 1)
-	assert.Equal(t, "roles.0", apiErr.Errors[0].Path)
 
-	_, err = f.c.Members.Modify(ctx, f.guild.ID, 31337, &guildkit.MemberModifyParams{Nick: guildkit.Some("x")})
-	require.ErrorIs(t, err, guildkit.ErrNotFound)
+	t.Run("timeout lifted and set again", func(t *testing.T) {
+		m, err := f.c.Members.RemoveTimeout(t.Context(), f.guild.ID, hank.User.ID)
+		require.NoError(t, err)
+		assert.Nil(t, m.CommunicationDisabledUntil)
+		assert.False(t, m.TimedOut(time.Now()))
+		m, err = f.c.Members.Timeout(t.Context(), f.guild.ID, hank.User.ID, until)
+		require.NoError(t, err)
+		assert.True(t, m.TimedOut(time.Now()))
+		assert.Len(t, f.srv.EventsNamed(guildkit.EventGuildMemberUpdate), 4)
+	})
+
+	t.Run("unknown role is a form error", func(t *testing.T) {
+		_, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{
+			Roles: guildkit.Some([]guildkit.Snowflake{424242}),
+		})
+		require.ErrorIs(t, err, guildkit.ErrBadRequest)
+		var apiErr *guildkit.APIError
+		require.ErrorAs(t, err, &apiErr)
+		require.Len(t, apiErr.Errors, 1)
+		assert.Equal(t, "roles.0", apiErr.Errors[0].Path)
+	})
+
+	t.Run("unknown member is not found", func(t *testing.T) {
+		_, err := f.c.Members.Modify(t.Context(), f.guild.ID, 31337, &guildkit.MemberModifyParams{Nick: guildkit.Some("x")})
+		require.ErrorIs(t, err, guildkit.ErrNotFound)
+	})
 }
 
 func TestMemberModifyValidation(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
-	_, err := c.Members.Modify(context.Background(), 1, 2, &guildkit.MemberModifyParams{
+	_, err := c.Members.Modify(t.Context(), 1, 2, &guildkit.MemberModifyParams{
 		CommunicationDisabledUntil: guildkit.Some(time.Now().Add(29 * 24 * time.Hour)),
 		Flags:                      guildkit.Some(guildkit.MemberFlagDidRejoin | guildkit.MemberFlagBypassesVerification),
 		ChannelID:                  guildkit.Some[guildkit.Snowflake](0),
 		Roles:                      guildkit.Some([]guildkit.Snowflake{0}),
 	})
 	assert.ElementsMatch(t, []string{"communication_disabled_until", "flags", "channel_id", "roles[0]"}, problemPaths(t, err))
-	_, err = c.Members.Timeout(context.Background(), 1, 2, time.Now().Add(30*24*time.Hour))
+	_, err = c.Members.Timeout(t.Context(), 1, 2, time.Now().Add(30*24*time.Hour))
 	assert.Equal(t, []string{"communication_disabled_until"}, problemPaths(t, err))
 }
 
@@ -370,7 +379,7 @@ func TestMemberModifyWire(t *testing.T) {
 		testJSONBody(t, r, `{"mute":false,"channel_id":null,"communication_disabled_until":null}`)
 		writeJSON(w, http.StatusOK, map[string]any{"user": map[string]any{"id": "2", "username": "x"}, "roles": []string{}, "flags": 0})
 	})
-	m, err := c.Members.Modify(context.Background(), 1, 2, &guildkit.MemberModifyParams{
+	m, err := c.Members.Modify(t.Context(), 1, 2, &guildkit.MemberModifyParams{
 		Mute:                       guildkit.Some(false),
 		ChannelID:                  guildkit.Null[guildkit.Snowflake](),
 		CommunicationDisabledUntil: guildkit.Null[time.Time](),
@@ -381,7 +390,7 @@ func TestMemberModifyWire(t *testing.T) {
 
 func TestMemberModifyFieldPermissions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	until := time.Now().Add(time.Hour)
 	voice := func(f *fixture) guildkit.Snowflake {
 		return f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v", Type: guildkit.ChannelTypeGuildVoice}).ID
@@ -429,7 +438,7 @@ func TestMemberModifyFieldPermissions(t *testing.T) {
 func TestMemberModifyVoice(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionMuteMembers|guildkit.PermissionDeafenMembers|guildkit.PermissionMoveMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	jo := f.addMember(t, "jo")
 	v1 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v1", Type: guildkit.ChannelTypeGuildVoice})
 	v2 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v2", Type: guildkit.ChannelTypeGuildStageVoice})
@@ -469,7 +478,7 @@ func TestMemberTimeoutRules(t *testing.T) {
 	// days ahead passes the client's check and fails the server's.
 	srvNow := func() time.Time { return time.Now().Add(-10 * 24 * time.Hour) }
 	f := fixtureOn(guildkittest.NewServer(t, guildkittest.WithClock(srvNow)), guildkit.PermissionModerateMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	adminRole := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "admin", Permissions: guildkit.PermissionAdministrator})
 	admin := f.addMember(t, "admin", adminRole.ID)
 	pat := f.addMember(t, "pat")
@@ -499,7 +508,7 @@ func TestMemberTimeoutRules(t *testing.T) {
 func TestMemberModifyCurrent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 0, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	png := guildkit.ImageData("data:image/png;base64,iVBORw0KGgo=")
 
 	m, err := f.c.Members.ModifyCurrent(ctx, f.guild.ID, &guildkit.MemberModifyCurrentParams{
@@ -554,7 +563,7 @@ func TestMemberModifyCurrentNickAnswerForms(t *testing.T) {
 		i++
 	})
 	for _, want := range []*string{ptr("a"), ptr("b"), nil} {
-		got, err := c.Members.ModifyCurrentNick(context.Background(), 1, &guildkit.MemberModifyCurrentNickParams{Nick: guildkit.Some("z")})
+		got, err := c.Members.ModifyCurrentNick(t.Context(), 1, &guildkit.MemberModifyCurrentNickParams{Nick: guildkit.Some("z")})
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 	}
@@ -563,7 +572,7 @@ func TestMemberModifyCurrentNickAnswerForms(t *testing.T) {
 func TestMemberRoles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	kim := f.addMember(t, "kim")
 	role := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "helper"})
 
@@ -597,7 +606,7 @@ func TestMemberRoles(t *testing.T) {
 func TestMemberRemove(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionKickMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	max := f.addMember(t, "max")
 
 	require.NoError(t, f.c.Members.Remove(ctx, f.guild.ID, max.User.ID, guildkit.WithReason("spam")))
@@ -618,7 +627,7 @@ func TestMemberRemove(t *testing.T) {
 func TestMemberPrune(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageGuild|guildkit.PermissionKickMembers, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	a := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "a"})
 	b := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "b"})
 	c := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "c"})
@@ -813,7 +822,7 @@ func TestMemberMoveNeedsConnect(t *testing.T) {
 	// MOVE_MEMBERS without CONNECT: the caller cannot move anyone into a
 	// channel it could not join itself; disconnecting needs no CONNECT.
 	f := newFixture(t, guildkit.PermissionMoveMembers, guildkit.PermissionViewChannel)
-	ctx := context.Background()
+	ctx := t.Context()
 	v1 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v1", Type: guildkit.ChannelTypeGuildVoice})
 	v2 := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "v2", Type: guildkit.ChannelTypeGuildVoice})
 	kit := f.addMember(t, "kit")

@@ -1,7 +1,6 @@
 package guildkit
 
 import (
-	"context"
 	"crypto/sha256"
 	"io"
 	"mime"
@@ -106,7 +105,7 @@ func TestMultipartStreamsPayloadAndFiles(t *testing.T) {
 		got = readParts(t, r)
 		w.WriteHeader(204)
 	}))
-	_, err := c.do(context.Background(), &request{
+	_, err := c.do(t.Context(), &request{
 		method: "POST", route: "/up", body: map[string]any{"content": "hi"},
 		parts: []formPart{
 			filePart("files[0]", File{Name: "a.txt", Reader: strings.NewReader("hello")}),
@@ -145,7 +144,7 @@ func TestMultipartSeekableRewoundOnRetry(t *testing.T) {
 	}))
 	src := strings.NewReader("0123456789")
 	src.Seek(3, io.SeekStart) // sent from its current offset
-	_, err := c.do(context.Background(), &request{method: "POST", route: "/up", parts: []formPart{filePart("f", File{Name: "n.csv", Reader: src})}}, nil)
+	_, err := c.do(t.Context(), &request{method: "POST", route: "/up", parts: []formPart{filePart("f", File{Name: "n.csv", Reader: src})}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, int32(2), calls.Load())
 	assert.Equal(t, []int64{7, 7}, sizes)
@@ -165,7 +164,7 @@ func TestMultipartNonSeekableNotRetried(t *testing.T) {
 		w.Header().Set("Retry-After", "0")
 		w.WriteHeader(429)
 	}))
-	_, err := c.do(context.Background(), &request{method: "PUT", route: "/up", parts: []formPart{filePart("f", File{Name: "x", Reader: onlyReader{strings.NewReader("data")}})}}, nil)
+	_, err := c.do(t.Context(), &request{method: "PUT", route: "/up", parts: []formPart{filePart("f", File{Name: "x", Reader: onlyReader{strings.NewReader("data")}})}}, nil)
 	var rl *RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.Contains(t, rl.Reason, "cannot be sent again")
@@ -189,7 +188,7 @@ func TestMultipart64MiBFileAllocatesLittle(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, err := c.do(context.Background(), &request{
+	_, err := c.do(t.Context(), &request{
 		method: "POST", route: "/up", body: map[string]string{"content": "big"},
 		parts: []formPart{filePart("files[0]", File{Name: "big.bin", Reader: f})},
 	}, nil)

@@ -48,7 +48,7 @@ func countingObserver(calls, attempts *int) guildkit.Observer {
 // whose allocations are its events and its transport layer.
 // BenchmarkObserver gives the numbers.
 func TestObserverUnsetCostsNothing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	measure := func(c *guildkit.Client) float64 {
 		return testing.AllocsPerRun(200, func() {
 			if _, err := c.Guilds.Get(ctx, 1, nil); err != nil {
@@ -72,7 +72,7 @@ func TestObserverUnsetCostsNothing(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkObserver -benchmem .
 func BenchmarkObserver(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	run := func(b *testing.B, c *guildkit.Client) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -82,7 +82,7 @@ func TestObserverReportsARetriedCall(t *testing.T) {
 		}
 		io.WriteString(w, `{"id":"41771983423143937","name":"g"}`)
 	})
-	g, err := c.Guilds.Get(context.Background(), 41771983423143937, nil)
+	g, err := c.Guilds.Get(t.Context(), 41771983423143937, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "g", g.Name)
 
@@ -133,7 +133,7 @@ func TestObserverErrorKinds(t *testing.T) {
 		w.WriteHeader(http.StatusTooManyRequests)
 		io.WriteString(w, `{"message":"slow down","retry_after":120,"global":false}`)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	for id, want := range map[guildkit.Snowflake]guildkit.ErrorKind{
 		1: guildkit.ErrorKindAPI, 2: guildkit.ErrorKindDecode, 3: guildkit.ErrorKindRateLimited,
 	} {
@@ -168,7 +168,7 @@ func TestObserverTransportError(t *testing.T) {
 	c, err := guildkit.New(guildkit.BotToken(testToken), guildkit.WithBaseURL("http://127.0.0.1:1/api"),
 		guildkit.WithObserver(rec.observer()), guildkit.WithRetry(1, time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
-	_, err = c.Guilds.Get(context.Background(), 5, nil)
+	_, err = c.Guilds.Get(t.Context(), 5, nil)
 	require.Error(t, err)
 	require.Len(t, rec.tries, 2)
 	assert.Equal(t, guildkit.ErrorKindTransport, rec.tries[0].ErrorKind)
@@ -189,7 +189,7 @@ func TestObserverRateLimitWait(t *testing.T) {
 		w.Header().Set("X-RateLimit-Reset-After", "0.05")
 		io.WriteString(w, `[]`)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	for range 2 {
 		_, err := c.Roles.List(ctx, 7)
 		require.NoError(t, err)
@@ -222,7 +222,7 @@ func TestObserverNeverSeesAWebhookToken(t *testing.T) {
 	mux.HandleFunc("GET /webhooks/88/{token}", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := c.Webhooks.Execute(ctx, 88, token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("hi")})
 	require.Error(t, err)
 	_, err = c.Webhooks.GetWithToken(ctx, 88, token)
@@ -253,7 +253,7 @@ func TestObserverStreamedBodyEndsOnClose(t *testing.T) {
 		w.Header().Set("Content-Type", "image/png")
 		io.WriteString(w, "\x89PNG")
 	})
-	rc, err := c.Guilds.GetWidgetImage(context.Background(), 9, "")
+	rc, err := c.Guilds.GetWidgetImage(t.Context(), 9, "")
 	require.NoError(t, err)
 	assert.Empty(t, rec.ends, "not ended before the body is closed")
 	_, _ = io.ReadAll(rc)
@@ -285,7 +285,7 @@ func TestObserverCallNotSent(t *testing.T) {
 		w.Header().Set("X-RateLimit-Reset-After", "60")
 		io.WriteString(w, `[]`)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := c.Roles.List(ctx, 7)
 	require.NoError(t, err)
 	_, err = c.Roles.List(ctx, 7, guildkit.WithoutRateLimitRetry())

@@ -1,7 +1,6 @@
 package guildkit_test
 
 import (
-	"context"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -40,13 +39,13 @@ func TestWithoutRateLimiterSendsAtOnce(t *testing.T) {
 			w.Header().Set("X-RateLimit-Reset-After", "60")
 			_, _ = w.Write([]byte(`{"id":"1"}`))
 		})
-		_, err := c.Guilds.Get(context.Background(), 1, nil)
+		_, err := c.Guilds.Get(t.Context(), 1, nil)
 		require.NoError(t, err)
-		_, err = c.Guilds.Get(context.Background(), 1, nil)
+		_, err = c.Guilds.Get(t.Context(), 1, nil)
 		if proxy {
 			require.NoError(t, err)
 			assert.Equal(t, int32(2), n.Load(), "both sent")
-			got, err := c.InvalidRequests(context.Background())
+			got, err := c.InvalidRequests(t.Context())
 			assert.NoError(t, err)
 			assert.Zero(t, got)
 		} else {
@@ -74,7 +73,7 @@ func TestWithoutRateLimiterRetries429AfterItsWait(t *testing.T) {
 		}
 		_, _ = w.Write([]byte(`{"id":"7","name":"r"}`))
 	})
-	role, err := c.Roles.Create(context.Background(), 1, &guildkit.RoleCreateParams{Name: guildkit.Some("r")})
+	role, err := c.Roles.Create(t.Context(), 1, &guildkit.RoleCreateParams{Name: guildkit.Some("r")})
 	require.NoError(t, err)
 	assert.Equal(t, guildkit.Snowflake(7), role.ID)
 	assert.Equal(t, int32(2), n.Load())
@@ -107,10 +106,10 @@ func TestWithoutRateLimiter408AndLostConnection(t *testing.T) {
 			posts.Add(1)
 			fail(w)
 		})
-		_, err := c.Guilds.Get(context.Background(), 1, nil)
+		_, err := c.Guilds.Get(t.Context(), 1, nil)
 		require.NoError(t, err, fault)
 		assert.Equal(t, int32(2), gets.Load(), "%s: the GET is sent again", fault)
-		_, err = c.Roles.Create(context.Background(), 1, &guildkit.RoleCreateParams{Name: guildkit.Some("r")})
+		_, err = c.Roles.Create(t.Context(), 1, &guildkit.RoleCreateParams{Name: guildkit.Some("r")})
 		require.Error(t, err, fault)
 		assert.Equal(t, int32(1), posts.Load(), "%s: the POST is sent once", fault)
 		if fault == "408" {
@@ -135,9 +134,9 @@ func TestSharedMemoryStore(t *testing.T) {
 	store := ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})
 	c1 := srv.Client(guildkit.WithRateLimitStore(store))
 	c2 := srv.Client(guildkit.WithRateLimitStore(store))
-	_, err := c1.Guilds.Get(context.Background(), g.ID, nil)
+	_, err := c1.Guilds.Get(t.Context(), g.ID, nil)
 	require.NoError(t, err)
-	_, err = c2.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err = c2.Guilds.Get(t.Context(), g.ID, nil, guildkit.WithoutRateLimitRetry())
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.True(t, rl.NotSent, "the shared bucket is used up")
@@ -146,13 +145,13 @@ func TestSharedMemoryStore(t *testing.T) {
 	// A third client with its own store meets the service's 429, which the
 	// shared store does not see; the own store counts it.
 	c3 := srv.Client()
-	_, err = c3.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err = c3.Guilds.Get(t.Context(), g.ID, nil, guildkit.WithoutRateLimitRetry())
 	require.ErrorAs(t, err, &rl)
 	assert.False(t, rl.NotSent)
-	n, err := c3.InvalidRequests(context.Background())
+	n, err := c3.InvalidRequests(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
-	n, err = c1.InvalidRequests(context.Background())
+	n, err = c1.InvalidRequests(t.Context())
 	require.NoError(t, err)
 	assert.Zero(t, n)
 

@@ -151,7 +151,7 @@ func TestRoutesSharingABucketShareItsState(t *testing.T) {
 		if i%2 == 1 {
 			route = "/guilds/{guild.id}/b"
 		}
-		_, err := guildkit.ExportDo(c, context.Background(), "GET", route, nil, nil, guildkit.Snowflake(7))
+		_, err := guildkit.ExportDo(c, t.Context(), "GET", route, nil, nil, guildkit.Snowflake(7))
 		require.NoError(t, err)
 	}
 	mu.Lock()
@@ -167,10 +167,10 @@ func TestBucketWaitBeyondDeadlineFailsAtOnce(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, 10*time.Second))
 	g := srv.AddGuild(guildkit.Guild{})
 	c := srv.Client()
-	_, err := c.Guilds.Get(context.Background(), g.ID, nil)
+	_, err := c.Guilds.Get(t.Context(), g.ID, nil)
 	require.NoError(t, err)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err = c.Guilds.Get(ctx, g.ID, nil)
@@ -193,9 +193,9 @@ func TestWithoutRateLimitRetryFailsFastOnUsedUpBucket(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, 10*time.Second))
 	g := srv.AddGuild(guildkit.Guild{})
 	c := srv.Client()
-	_, err := c.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err := c.Guilds.Get(t.Context(), g.ID, nil, guildkit.WithoutRateLimitRetry())
 	require.NoError(t, err, "the first call finds the bucket free")
-	_, err = c.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err = c.Guilds.Get(t.Context(), g.ID, nil, guildkit.WithoutRateLimitRetry())
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.True(t, rl.NotSent)
@@ -204,7 +204,7 @@ func TestWithoutRateLimitRetryFailsFastOnUsedUpBucket(t *testing.T) {
 
 	// Another guild is another bucket: not limited.
 	g2 := srv.AddGuild(guildkit.Guild{})
-	_, err = c.Guilds.Get(context.Background(), g2.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err = c.Guilds.Get(t.Context(), g2.ID, nil, guildkit.WithoutRateLimitRetry())
 	require.NoError(t, err)
 }
 
@@ -215,9 +215,9 @@ func TestMaxRateLimitWaitBoundsBucketWaits(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, 10*time.Second))
 	g := srv.AddGuild(guildkit.Guild{})
 	c := srv.Client(guildkit.WithMaxRateLimitWait(time.Second))
-	_, err := c.Guilds.Get(context.Background(), g.ID, nil)
+	_, err := c.Guilds.Get(t.Context(), g.ID, nil)
 	require.NoError(t, err)
-	_, err = c.Guilds.Get(context.Background(), g.ID, nil)
+	_, err = c.Guilds.Get(t.Context(), g.ID, nil)
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.Contains(t, rl.Reason, "longer than the client accepts")
@@ -230,9 +230,9 @@ func TestBucketWaitEndsWithContext(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 1, 10*time.Second))
 	g := srv.AddGuild(guildkit.Guild{})
 	c := srv.Client()
-	_, err := c.Guilds.Get(context.Background(), g.ID, nil)
+	_, err := c.Guilds.Get(t.Context(), g.ID, nil)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, err = c.Guilds.Get(ctx, g.ID, nil)
 	assert.ErrorIs(t, err, context.Canceled)
@@ -264,13 +264,13 @@ func TestGlobal429PausesEveryRequest(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"id": r.PathValue("id")})
 	})
-	_, err := c.Guilds.Get(context.Background(), 1, nil, guildkit.WithoutRateLimitRetry())
+	_, err := c.Guilds.Get(t.Context(), 1, nil, guildkit.WithoutRateLimitRetry())
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.True(t, rl.Global)
 
 	errs := runConcurrent(5, 5, func(i int) error {
-		_, err := c.Guilds.Get(context.Background(), guildkit.Snowflake(10+i), nil)
+		_, err := c.Guilds.Get(t.Context(), guildkit.Snowflake(10+i), nil)
 		return err
 	})
 	requireNoErrors(t, errs)
@@ -301,7 +301,7 @@ func TestHiddenLimit429IsRetried(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"id": "1"})
 	})
-	g, err := c.Guilds.Get(context.Background(), 1, nil)
+	g, err := c.Guilds.Get(t.Context(), 1, nil)
 	require.NoError(t, err)
 	assert.Equal(t, guildkit.Snowflake(1), g.ID)
 	assert.Equal(t, int32(2), calls.Load())
@@ -330,7 +330,7 @@ func TestSubSecondResetAfter(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"id": "1"})
 	})
 	for range 2 {
-		_, err := c.Guilds.Get(context.Background(), 1, nil)
+		_, err := c.Guilds.Get(t.Context(), 1, nil)
 		require.NoError(t, err)
 	}
 	mu.Lock()
@@ -372,7 +372,7 @@ func TestObserverToldOf429AndLogsNameBucket(t *testing.T) {
 		}
 		w.WriteHeader(204)
 	})
-	_, err := guildkit.ExportDoNoAuth(c, context.Background(), "POST", "/webhooks/{webhook.id}/{webhook.token}", map[string]string{"content": "x"}, nil, guildkit.Snowflake(3), secret)
+	_, err := guildkit.ExportDoNoAuth(c, t.Context(), "POST", "/webhooks/{webhook.id}/{webhook.token}", map[string]string{"content": "x"}, nil, guildkit.Snowflake(3), secret)
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), hits.Load())
 	mu.Lock()
@@ -465,13 +465,13 @@ func TestStateIsPerClient(t *testing.T) {
 	c1, err := guildkit.New(guildkit.BotToken(srv.Token()), guildkit.WithBaseURL(srv.BaseURL()), guildkit.WithHTTPClient(hc))
 	require.NoError(t, err)
 	assert.Nil(t, hc.Transport, "the caller's client is not changed")
-	_, err = c1.Guilds.Get(context.Background(), g.ID, nil)
+	_, err = c1.Guilds.Get(t.Context(), g.ID, nil)
 	require.NoError(t, err)
 
 	// A second client knows nothing of the first one's bucket: it sends,
 	// meets the service's 429, and (told not to wait) reports it.
 	c2 := srv.Client()
-	_, err = c2.Guilds.Get(context.Background(), g.ID, nil, guildkit.WithoutRateLimitRetry())
+	_, err = c2.Guilds.Get(t.Context(), g.ID, nil, guildkit.WithoutRateLimitRetry())
 	var rl *guildkit.RateLimitError
 	require.ErrorAs(t, err, &rl)
 	assert.False(t, rl.NotSent)

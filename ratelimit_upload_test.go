@@ -1,7 +1,6 @@
 package guildkit
 
 import (
-	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -49,7 +48,7 @@ func TestWebhookUploadRetriedAfter429(t *testing.T) {
 		ID      string `json:"id"`
 		Content string `json:"content"`
 	}
-	_, err := c.do(context.Background(), &request{
+	_, err := c.do(t.Context(), &request{
 		method: "POST", route: "/webhooks/{webhook.id}/{webhook.token}", path: []any{Snowflake(5), "hook-token"},
 		auth: authNone, body: map[string]any{"content": "report"},
 		parts: []formPart{filePart("files[0]", File{Name: "report.bin", Reader: f})},

@@ -219,14 +219,7 @@ type rolePositions []RolePositionParams
 
 func (ps rolePositions) validate(validation) error {
 	var v ValidationError
-	if len(ps) == 0 {
-		v.Add("", wire.CodeRequired, "at least one role position")
-	}
-	ids := make([]Snowflake, len(ps))
-	for i, p := range ps {
-		ids[i] = p.ID
-	}
-	validateIDs(&v, "", "id", "role", ids)
+	validatePositionItems(&v, "role", ps, func(p RolePositionParams) Snowflake { return p.ID })
 	for i, p := range ps {
 		if n, ok := p.Position.Get(); ok && n < 0 {
 			v.Add(indexPath(i, "position"), wire.CodeRange, "at least 0, got %d", n)

@@ -17,7 +17,7 @@ import (
 func TestRoleListGetCounts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 0, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	mods := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "mods", Position: 2})
 	empty := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "empty", Position: 3})
 	f.addMember(t, "a", mods.ID)
@@ -47,7 +47,7 @@ func TestRoleCreate(t *testing.T) {
 	t.Parallel()
 	// The bot may grant only what it holds: KICK_MEMBERS, given below.
 	f := newFixture(t, guildkit.PermissionManageRoles|guildkit.PermissionKickMembers, guildkit.PermissionViewChannel|guildkit.PermissionSendMessages)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	r, err := f.c.Roles.Create(ctx, f.guild.ID, nil, guildkit.WithReason("new team"))
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestRoleCreate(t *testing.T) {
 func TestRoleIcons(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions, guildkit.FeatureRoleIcons)
-	ctx := context.Background()
+	ctx := t.Context()
 	r, err := f.c.Roles.Create(ctx, f.guild.ID, &guildkit.RoleCreateParams{
 		Icon: guildkit.Some(guildkit.ImageData("data:image/png;base64,iVBORw0KGgo=")), UnicodeEmoji: guildkit.Some("🦫"),
 	})
@@ -119,7 +119,7 @@ func TestRoleIcons(t *testing.T) {
 func TestRoleModifyAndDelete(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	role := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "old", Hoist: true, Position: 2})
 	m := f.addMember(t, "m", role.ID)
 
@@ -161,7 +161,7 @@ func TestRoleModifyAndDelete(t *testing.T) {
 func TestRoleModifyPositions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
-	ctx := context.Background()
+	ctx := t.Context()
 	a := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "a", Position: 2})
 	b := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "b", Position: 3})
 
@@ -204,7 +204,7 @@ func TestRoleWire(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"5": 3, "6": 0}`))
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := c.Roles.ModifyPositions(ctx, 1, []guildkit.RolePositionParams{{ID: 5, Position: guildkit.Some(2)}, {ID: 6}})
 	require.NoError(t, err)
 	r, err := c.Roles.Modify(ctx, 1, 5, &guildkit.RoleModifyParams{

@@ -96,3 +96,30 @@ func TestEventNames(t *testing.T) {
 		assert.Equal(t, strings.ToUpper(string(e)), e.String())
 	}
 }
+
+// TestDisplayName: the name the platform shows, from the member and user
+// objects as the service sends them.
+func TestDisplayName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, member, want string
+	}{
+		{"nickname first", `{"nick":"Nicky","user":{"id":"1","username":"nick_u","global_name":"Nick G"}}`, "Nicky"},
+		{"display name next", `{"nick":null,"user":{"id":"1","username":"nick_u","global_name":"Nick G"}}`, "Nick G"},
+		{"empty nickname is no nickname", `{"nick":"","user":{"id":"1","username":"nick_u","global_name":"Nick G"}}`, "Nick G"},
+		{"username last", `{"nick":null,"user":{"id":"1","username":"nick_u","global_name":null}}`, "nick_u"},
+		{"no global_name field", `{"user":{"id":"1","username":"nick_u"}}`, "nick_u"},
+		{"no user (message events)", `{"nick":null,"roles":[]}`, ""},
+		{"no user but a nickname", `{"nick":"Nicky","roles":[]}`, "Nicky"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m guildkit.Member
+			require.NoError(t, json.Unmarshal([]byte(tt.member), &m))
+			assert.Equal(t, tt.want, m.DisplayName())
+			if m.User != nil && (m.Nick == nil || *m.Nick == "") {
+				assert.Equal(t, tt.want, m.User.DisplayName())
+			}
+		})
+	}
+}

@@ -18,6 +18,16 @@ type User struct {
 	AvatarDecorationData Opt[AvatarDecorationData] `json:"avatar_decoration_data,omitzero"`
 }
 
+// DisplayName returns the name the platform shows for the user: the global
+// display name when set, else the username. The interface's documents do
+// not show the user object; this follows the reference platform.
+func (u *User) DisplayName() string {
+	if g, ok := u.GlobalName.Get(); ok && g != "" {
+		return g
+	}
+	return u.Username
+}
+
 // AvatarDecorationData is the decoration drawn around an avatar.
 type AvatarDecorationData struct {
 	Asset string    `json:"asset"`

@@ -69,6 +69,19 @@ func validateIDs(v *ValidationError, path, field, noun string, ids []Snowflake) 
 	}
 }
 
+// validatePositionItems checks the body of a Modify ... Positions call: at
+// least one item, each with a non-zero id listed once.
+func validatePositionItems[P any](v *ValidationError, noun string, items []P, id func(P) Snowflake) {
+	if len(items) == 0 {
+		v.Add("", wire.CodeRequired, "at least one %s position is required", noun)
+	}
+	ids := make([]Snowflake, len(items))
+	for i, p := range items {
+		ids[i] = id(p)
+	}
+	validateIDs(v, "", "id", noun, ids)
+}
+
 // validateRoleIDs checks an optional list of role ids with validateIDs.
 func validateRoleIDs(v *ValidationError, path string, o Opt[[]Snowflake]) {
 	ids, _ := o.Get()

@@ -1,7 +1,6 @@
 package guildkit_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -62,7 +61,7 @@ func TestNewWebhookClientParsesURLs(t *testing.T) {
 func TestWebhookClientOperations(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	// The URL of the server without its API prefix works as well.
 	for _, base := range []string{f.srv.BaseURL(), f.srv.URL} {
 		hook := f.srv.AddWebhook(f.channel.ID, "Client Hook")
@@ -125,7 +124,7 @@ func TestWebhookClientConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := wc.Execute(context.Background(), &guildkit.WebhookExecuteParams{Content: guildkit.Some(fmt.Sprintf("message %d", i)),
+			_, err := wc.Execute(t.Context(), &guildkit.WebhookExecuteParams{Content: guildkit.Some(fmt.Sprintf("message %d", i)),
 				Files: []guildkit.File{{Name: "f.txt", Reader: strings.NewReader(strings.Repeat("x", 1000*i))}}})
 			errs <- err
 		}()

@@ -144,80 +144,98 @@ var (
 func TestWebhookCreateListGetModifyDelete(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	other := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "other", Type: guildkit.ChannelTypeGuildText})
+	var w *guildkit.Webhook
 
-	pngAvatar, err := guildkit.NewImageData(webhookPNG(t))
-	require.NoError(t, err)
-	w, err := f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "Spidey", Avatar: guildkit.Some(pngAvatar)},
-		guildkit.WithReason("for the tests"))
-	require.NoError(t, err)
-	assert.Equal(t, guildkit.WebhookTypeIncoming, w.Type)
-	require.NotNil(t, w.Name)
-	assert.Equal(t, "Spidey", *w.Name)
-	assert.NotEmpty(t, w.Token)
-	assert.NotNil(t, w.Avatar)
-	require.NotNil(t, w.User)
-	assert.Equal(t, f.srv.BotID(), w.User.ID)
-	require.NotNil(t, w.ApplicationID, "a bot's webhook is owned by its application")
-	assert.Equal(t, f.srv.BotID(), *w.ApplicationID)
-	assert.True(t, w.ApplicationOwned())
-	gid, _ := w.GuildID.Get()
-	assert.Equal(t, f.guild.ID, gid)
-	req, _ := f.srv.LastRequest()
-	assert.Equal(t, "for%20the%20tests", req.Header.Get("X-Audit-Log-Reason"))
-	ev := f.srv.EventsNamed(guildkit.EventWebhooksUpdate)
-	require.Len(t, ev, 1)
-	assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: f.channel.ID}, ev[0].Data)
+	if !t.Run("create, with a reason and an avatar", func(t *testing.T) {
+		pngAvatar, err := guildkit.NewImageData(webhookPNG(t))
+		require.NoError(t, err)
+		w, err = f.c.Webhooks.Create(ctx, f.channel.ID, &guildkit.WebhookCreateParams{Name: "Spidey", Avatar: guildkit.Some(pngAvatar)},
+			guildkit.WithReason("for the tests"))
+		require.NoError(t, err)
+		assert.Equal(t, guildkit.WebhookTypeIncoming, w.Type)
+		require.NotNil(t, w.Name)
+		assert.Equal(t, "Spidey", *w.Name)
+		assert.NotEmpty(t, w.Token)
+		assert.NotNil(t, w.Avatar)
+		require.NotNil(t, w.User)
+		assert.Equal(t, f.srv.BotID(), w.User.ID)
+		require.NotNil(t, w.ApplicationID, "a bot's webhook is owned by its application")
+		assert.Equal(t, f.srv.BotID(), *w.ApplicationID)
+		assert.True(t, w.ApplicationOwned())
+		gid, _ := w.GuildID.Get()
+		assert.Equal(t, f.guild.ID, gid)
+		req, _ := f.srv.LastRequest()
+		assert.Equal(t, "for%20the%20tests", req.Header.Get("X-Audit-Log-Reason"))
+		ev := f.srv.EventsNamed(guildkit.EventWebhooksUpdate)
+		require.Len(t, ev, 1)
+		assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: f.channel.ID}, ev[0].Data)
+	}) {
+		return // the phases below need the webhook
+	}
 
-	list, err := f.c.Webhooks.ListByChannel(ctx, f.channel.ID)
-	require.NoError(t, err)
-	assert.Len(t, list, 2)
-	list, err = f.c.Webhooks.ListByChannel(ctx, other.ID)
-	require.NoError(t, err)
-	assert.Empty(t, list)
-	list, err = f.c.Webhooks.ListByGuild(ctx, f.guild.ID)
-	require.NoError(t, err)
-	assert.Len(t, list, 2)
+	t.Run("list by channel and by guild", func(t *testing.T) {
+		list, err := f.c.Webhooks.ListByChannel(ctx, f.channel.ID)
+		require.NoError(t, err)
+		assert.Len(t, list, 2)
+		list, err = f.c.Webhooks.ListByChannel(ctx, other.ID)
+		require.NoError(t, err)
+		assert.Empty(t, list)
+		list, err = f.c.Webhooks.ListByGuild(ctx, f.guild.ID)
+		require.NoError(t, err)
+		assert.Len(t, list, 2)
+	})
 
-	got, err := f.c.Webhooks.Get(ctx, w.ID)
-	require.NoError(t, err)
-	assert.Equal(t, w.ID, got.ID)
-	require.NotNil(t, got.User)
+	t.Run("get", func(t *testing.T) {
+		got, err := f.c.Webhooks.Get(ctx, w.ID)
+		require.NoError(t, err)
+		assert.Equal(t, w.ID, got.ID)
+		require.NotNil(t, got.User)
+	})
 
-	mod, err := f.c.Webhooks.Modify(ctx, w.ID, &guildkit.WebhookModifyParams{
-		Name: guildkit.Some("Spidey 2"), Avatar: guildkit.Null[guildkit.ImageData](), ChannelID: guildkit.Some(other.ID),
-	}, guildkit.WithReason("moving"))
-	require.NoError(t, err)
-	assert.Equal(t, "Spidey 2", *mod.Name)
-	assert.Nil(t, mod.Avatar, "Null resets the avatar")
-	assert.Equal(t, other.ID, *mod.ChannelID)
-	ev = f.srv.EventsNamed(guildkit.EventWebhooksUpdate)
-	require.Len(t, ev, 3, "a move updates both channels")
-	assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: f.channel.ID}, ev[1].Data)
-	assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: other.ID}, ev[2].Data)
+	t.Run("modify moves it and resets the avatar", func(t *testing.T) {
+		mod, err := f.c.Webhooks.Modify(ctx, w.ID, &guildkit.WebhookModifyParams{
+			Name: guildkit.Some("Spidey 2"), Avatar: guildkit.Null[guildkit.ImageData](), ChannelID: guildkit.Some(other.ID),
+		}, guildkit.WithReason("moving"))
+		require.NoError(t, err)
+		assert.Equal(t, "Spidey 2", *mod.Name)
+		assert.Nil(t, mod.Avatar, "Null resets the avatar")
+		assert.Equal(t, other.ID, *mod.ChannelID)
+		ev := f.srv.EventsNamed(guildkit.EventWebhooksUpdate)
+		require.Len(t, ev, 3, "a move updates both channels")
+		assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: f.channel.ID}, ev[1].Data)
+		assert.Equal(t, guildkit.WebhooksUpdateEvent{GuildID: f.guild.ID, ChannelID: other.ID}, ev[2].Data)
+	})
 
-	_, err = f.c.Webhooks.Modify(ctx, w.ID, &guildkit.WebhookModifyParams{ChannelID: guildkit.Some(guildkit.Snowflake(12345))})
-	ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
-	assert.Equal(t, "channel_id", ae.Errors[0].Path)
+	t.Run("modify to an unknown channel", func(t *testing.T) {
+		_, err := f.c.Webhooks.Modify(ctx, w.ID, &guildkit.WebhookModifyParams{ChannelID: guildkit.Some(guildkit.Snowflake(12345))})
+		ae := requireWebhookAPIError(t, err, http.StatusBadRequest, guildkit.CodeInvalidFormBody)
+		assert.Equal(t, "channel_id", ae.Errors[0].Path)
+	})
 
-	require.NoError(t, f.c.Webhooks.Delete(ctx, w.ID, guildkit.WithReason("done")))
-	assert.Len(t, f.srv.EventsNamed(guildkit.EventWebhooksUpdate), 4)
-	_, ok := f.srv.Webhook(w.ID)
-	assert.False(t, ok)
-	_, err = f.c.Webhooks.Get(ctx, w.ID)
-	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
-	assert.ErrorIs(t, err, guildkit.ErrNotFound)
-	err = f.c.Webhooks.Delete(ctx, w.ID)
-	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
-	_, err = f.c.Webhooks.Create(ctx, 999, &guildkit.WebhookCreateParams{Name: "x"})
-	requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
+	t.Run("delete, then gone", func(t *testing.T) {
+		require.NoError(t, f.c.Webhooks.Delete(ctx, w.ID, guildkit.WithReason("done")))
+		assert.Len(t, f.srv.EventsNamed(guildkit.EventWebhooksUpdate), 4)
+		_, ok := f.srv.Webhook(w.ID)
+		assert.False(t, ok)
+		_, err := f.c.Webhooks.Get(ctx, w.ID)
+		requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+		assert.ErrorIs(t, err, guildkit.ErrNotFound)
+		err = f.c.Webhooks.Delete(ctx, w.ID)
+		requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownWebhook)
+	})
+
+	t.Run("create in an unknown channel", func(t *testing.T) {
+		_, err := f.c.Webhooks.Create(ctx, 999, &guildkit.WebhookCreateParams{Name: "x"})
+		requireWebhookAPIError(t, err, http.StatusNotFound, guildkit.CodeUnknownChannel)
+	})
 }
 
 func TestWebhookNameRules(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct{ name, code string }{
 		{"", "required"},
 		{"   ", "required"},
@@ -260,7 +278,7 @@ func TestWebhookNameRules(t *testing.T) {
 func TestWebhookPermissions(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "pleb"})
 	f.srv.AddMember(f.guild.ID, guildkit.Member{User: &u})
 	pleb := f.srv.ClientAs(u.ID)
@@ -316,7 +334,7 @@ func TestWebhookPermissions(t *testing.T) {
 func TestWebhookTokenOperations(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := f.c.Webhooks.GetWithToken(ctx, f.hook.ID, f.hook.Token)
 	require.NoError(t, err)
 	assert.Nil(t, w.User, "token fetches omit the user")
@@ -352,7 +370,7 @@ func TestWebhookTokenOperations(t *testing.T) {
 func TestWebhookTokenRequestsSendNoAuthorization(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	id, tok := f.hook.ID, f.hook.Token
 	m, err := f.c.Webhooks.Execute(ctx, id, tok, &guildkit.WebhookExecuteParams{Content: guildkit.Some("hi"), Wait: guildkit.Some(true)})
 	require.NoError(t, err)
@@ -396,7 +414,7 @@ func TestWebhookTokenRequestsSendNoAuthorization(t *testing.T) {
 func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var logs strings.Builder
 	c := f.srv.Client(guildkit.WithLogger(webhookLogger(&logs)))
 	_, err := c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{Content: guildkit.Some("x"), ThreadID: guildkit.Some(guildkit.Snowflake(77))})
@@ -418,7 +436,7 @@ func TestWebhookErrorsNeverShowTheToken(t *testing.T) {
 func TestWebhookExecute(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "wendy"})
 	other := f.srv.AddUser(guildkit.User{Username: "john"})
 	r := f.srv.AddRole(f.guild.ID, guildkit.Role{Name: "lost boys"})
@@ -486,7 +504,7 @@ func TestWebhookExecute(t *testing.T) {
 func TestWebhookExecuteValidation(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	exec := func(p *guildkit.WebhookExecuteParams) error {
 		_, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, p)
 		return err
@@ -580,7 +598,7 @@ func TestWebhookExecuteWire(t *testing.T) {
 		testJSONBody(t, r, `{"action":"opened"}`)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := c.Webhooks.Execute(ctx, 1, "tok", &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true), ThreadID: guildkit.Some(guildkit.Snowflake(9)), WithComponents: guildkit.Some(true),
 		Content: guildkit.Some("hi"), TTS: guildkit.Some(false), Flags: guildkit.Some(guildkit.MessageFlagSuppressEmbeds),
@@ -629,7 +647,7 @@ func TestWebhookExecuteMultipartWire(t *testing.T) {
 		assert.Equal(t, []string{"payload_json=", "files[0]=a.txt", "files[1]=b.png"}, names)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	_, err := c.Webhooks.Execute(context.Background(), 1, "tok", &guildkit.WebhookExecuteParams{
+	_, err := c.Webhooks.Execute(t.Context(), 1, "tok", &guildkit.WebhookExecuteParams{
 		Content:     guildkit.Some("files"),
 		Files:       []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("aaa")}, {Name: "b.png", Reader: strings.NewReader("bbb")}},
 		Attachments: []guildkit.PartialAttachment{{ID: 0, Description: "first"}},
@@ -640,7 +658,7 @@ func TestWebhookExecuteMultipartWire(t *testing.T) {
 func TestWebhookExecuteFiles(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true),
 		Files: []guildkit.File{
@@ -705,7 +723,7 @@ func TestWebhookExecuteLargeFileAllocations(t *testing.T) {
 func TestWebhookThreadsAndForums(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	parent := f.channel.ID
 	thread := f.srv.AddChannel(f.guild.ID, guildkit.Channel{Name: "thread", Type: guildkit.ChannelTypePublicThread, ParentID: guildkit.Some(parent)})
 	f.srv.ArchiveWebhookThread(thread.ID)
@@ -764,7 +782,7 @@ func TestWebhookThreadsAndForums(t *testing.T) {
 func TestWebhookMessages(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	u := f.srv.AddUser(guildkit.User{Username: "hook"})
 	m, err := f.c.Webhooks.Execute(ctx, f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
 		Wait: guildkit.Some(true), Content: guildkit.Some(fmt.Sprintf("hello <@%s> @everyone", u.ID)),
@@ -843,7 +861,7 @@ func TestWebhookMessages(t *testing.T) {
 func TestWebhookEditValidation(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	edit := func(p *guildkit.WebhookMessageEditParams) error {
 		_, err := f.c.Webhooks.EditMessage(ctx, f.hook.ID, f.hook.Token, 1, p)
 		return err
@@ -870,7 +888,7 @@ func TestWebhookEditValidation(t *testing.T) {
 func TestWebhookComponentsV2Transitions(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	hook := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	m, err := f.c.Webhooks.Execute(ctx, hook.ID, hook.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("legacy"),
 		Files: []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}}})
@@ -915,7 +933,7 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 func TestWebhookChatCompat(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	m, err := f.c.Webhooks.ExecuteChatCompat(ctx, f.hook.ID, f.hook.Token, &guildkit.ChatCompatPayload{
 		Text: "deploy finished", Username: "ci", IconURL: "https://example.com/ci.png",
 		Attachments: []guildkit.ChatCompatAttachment{{Color: "#36a64f", Title: "build 42", TitleLink: "https://ci.example.com/42", Text: "all green",
@@ -964,7 +982,7 @@ func TestWebhookChatCompat(t *testing.T) {
 func TestWebhookRepoCompat(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	push := json.RawMessage(`{"ref":"refs/heads/main","repository":{"full_name":"octo/kit"},"commits":[{"id":"a"},{"id":"b"},{"id":"c"}]}`)
 	m, err := f.c.Webhooks.ExecuteRepoCompat(ctx, f.hook.ID, f.hook.Token, guildkit.RepoEventPush, push, nil)
 	require.NoError(t, err)
@@ -1107,7 +1125,7 @@ func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
 func TestWebhookExecuteComponents(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	exec := func(h guildkit.Webhook, p *guildkit.WebhookExecuteParams) (*guildkit.Message, error) {
 		p.Wait = guildkit.Some(true)
@@ -1175,7 +1193,7 @@ func TestWebhookExecuteComponents(t *testing.T) {
 func TestWebhookEditComponents(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	owned := f.srv.AddWebhook(f.channel.ID, "app hook", guildkittest.WebhookApplication(f.srv.BotID()))
 	m, err := f.c.Webhooks.Execute(ctx, owned.ID, owned.Token, &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true),
 		Flags: guildkit.Some(guildkit.MessageFlagIsComponentsV2), Components: components.List{components.NewTextDisplay("v1")}, ApplicationOwned: true})
@@ -1223,7 +1241,7 @@ func TestWebhookRateLimitPerWebhook(t *testing.T) {
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	a, b := srv.AddWebhook(ch.ID, "a"), srv.AddWebhook(ch.ID, "b")
 	c := srv.Client()
-	ctx := context.Background()
+	ctx := t.Context()
 	p := &guildkit.WebhookExecuteParams{Content: guildkit.Some("x")}
 	_, err := c.Webhooks.Execute(ctx, a.ID, a.Token, p)
 	require.NoError(t, err)

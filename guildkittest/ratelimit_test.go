@@ -37,7 +37,7 @@ func TestRouteLimitHeadersAnd429(t *testing.T) {
 	g := srv.AddGuild(guildkit.Guild{})
 	path := "/guilds/" + g.ID.String()
 
-	resp, _ := get(t, context.Background(), srv, path)
+	resp, _ := get(t, t.Context(), srv, path)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Equal(t, "2", resp.Header.Get("X-RateLimit-Limit"))
 	assert.Equal(t, "1", resp.Header.Get("X-RateLimit-Remaining"))
@@ -50,10 +50,10 @@ func TestRouteLimitHeadersAnd429(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, float64(time.Now().Add(time.Minute).Unix()), reset, 2)
 
-	resp, _ = get(t, context.Background(), srv, path)
+	resp, _ = get(t, t.Context(), srv, path)
 	assert.Equal(t, "0", resp.Header.Get("X-RateLimit-Remaining"))
 
-	resp, body := get(t, context.Background(), srv, path)
+	resp, body := get(t, t.Context(), srv, path)
 	assert.Equal(t, 429, resp.StatusCode)
 	assert.Equal(t, "user", resp.Header.Get("X-RateLimit-Scope"))
 	assert.Equal(t, bucket, resp.Header.Get("X-RateLimit-Bucket"))
@@ -64,7 +64,7 @@ func TestRouteLimitHeadersAnd429(t *testing.T) {
 
 	// Another guild is another window.
 	g2 := srv.AddGuild(guildkit.Guild{})
-	resp, _ = get(t, context.Background(), srv, "/guilds/"+g2.ID.String())
+	resp, _ = get(t, t.Context(), srv, "/guilds/"+g2.ID.String())
 	assert.Equal(t, 200, resp.StatusCode)
 
 	reqs := srv.Requests()
@@ -78,10 +78,10 @@ func TestGlobalLimit429(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithGlobalLimit(3, time.Minute))
 	g := srv.AddGuild(guildkit.Guild{})
 	for range 3 {
-		resp, _ := get(t, context.Background(), srv, "/guilds/"+g.ID.String())
+		resp, _ := get(t, t.Context(), srv, "/guilds/"+g.ID.String())
 		assert.Equal(t, 200, resp.StatusCode)
 	}
-	resp, body := get(t, context.Background(), srv, "/guilds/"+g.ID.String())
+	resp, body := get(t, t.Context(), srv, "/guilds/"+g.ID.String())
 	assert.Equal(t, 429, resp.StatusCode)
 	assert.Equal(t, "true", resp.Header.Get("X-RateLimit-Global"))
 	assert.Equal(t, "global", resp.Header.Get("X-RateLimit-Scope"))
@@ -99,7 +99,7 @@ func TestLatencyAndPeakConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, _ := get(t, context.Background(), srv, "/guilds/"+g.ID.String())
+			resp, _ := get(t, t.Context(), srv, "/guilds/"+g.ID.String())
 			assert.Equal(t, 200, resp.StatusCode)
 		}()
 	}
@@ -112,7 +112,7 @@ func TestLatencyEndsWhenClientGivesUp(t *testing.T) {
 	srv := guildkittest.NewServer(t, guildkittest.WithLatency(time.Hour))
 	g := srv.AddGuild(guildkit.Guild{})
 	c := srv.Client()
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	_, err := c.Guilds.Get(ctx, g.ID, nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -145,7 +145,7 @@ func TestGlobalWindows(t *testing.T) {
 			var got []int
 			for i, at := range []time.Duration{0, 600, 600, 600, 1100, 1100} {
 				time.Sleep(time.Until(start.Add(at * time.Millisecond)))
-				resp, body := get(t, context.Background(), srv, path)
+				resp, body := get(t, t.Context(), srv, path)
 				got = append(got, resp.StatusCode)
 				if resp.StatusCode == 429 {
 					assert.Equal(t, true, body["global"], "request %d", i)
@@ -172,15 +172,15 @@ func TestInjectGlobalLimit(t *testing.T) {
 	g := srv.AddGuild(guildkit.Guild{})
 	path := "/guilds/" + g.ID.String()
 	srv.InjectGlobalLimit(1500 * time.Millisecond)
-	resp, body := get(t, context.Background(), srv, path)
+	resp, body := get(t, t.Context(), srv, path)
 	assert.Equal(t, 429, resp.StatusCode)
 	assert.Equal(t, "true", resp.Header.Get("X-RateLimit-Global"))
 	assert.Equal(t, 1.5, body["retry_after"])
 	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
-	resp, _ = get(t, context.Background(), srv, path)
+	resp, _ = get(t, t.Context(), srv, path)
 	assert.Equal(t, 200, resp.StatusCode, "the injected 429 took nothing from the route")
 	bucket := resp.Header.Get("X-RateLimit-Bucket")
-	resp, _ = get(t, context.Background(), srv, path)
+	resp, _ = get(t, t.Context(), srv, path)
 	assert.Equal(t, 429, resp.StatusCode)
 	assert.Equal(t, 2, srv.RateLimited())
 	assert.Equal(t, 1, srv.GlobalRateLimited())

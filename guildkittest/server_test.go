@@ -1,7 +1,6 @@
 package guildkittest_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -77,7 +76,7 @@ func TestUnauthorized(t *testing.T) {
 	srv := guildkittest.NewServer(t)
 	g := srv.AddGuild(guildkit.Guild{})
 	for _, auth := range []string{"", "Bot nope", "Basic " + srv.Token(), srv.Token()} {
-		req, _ := http.NewRequestWithContext(context.Background(), "GET", srv.BaseURL()+"/guilds/"+g.ID.String(), nil)
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", srv.BaseURL()+"/guilds/"+g.ID.String(), nil)
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}

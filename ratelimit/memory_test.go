@@ -1,7 +1,6 @@
 package ratelimit_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +48,7 @@ func TestTokenHash(t *testing.T) {
 func TestMemoryGlobalSlidingWindow(t *testing.T) {
 	t.Parallel()
 	m := ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})
-	ctx := context.Background()
+	ctx := t.Context()
 	g := ratelimit.GlobalLimit{Limit: 3, Window: 300 * time.Millisecond}
 	for i := range 3 {
 		r := &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: string(rune('a' + i)), Global: g}
