@@ -255,10 +255,14 @@ func (t *Transport) acquire(ctx context.Context, info *Request) error {
 
 // noteFallback tells the observer when the store starts or stops answering
 // from its fallback: once per change, however many reservations cross it.
+// An outage this process's reservations never met (the epoch moves from one
+// "up" to a later one, or from one "down" to a later one) changes nothing
+// the observer was told, so it is not reported: Down and Up alternate.
 func (t *Transport) noteFallback(res *shared.Reservation) {
 	e := res.Epoch
+	var last uint64
 	for {
-		last := t.epoch.Load()
+		last = t.epoch.Load()
 		if e <= last {
 			return
 		}
@@ -266,7 +270,7 @@ func (t *Transport) noteFallback(res *shared.Reservation) {
 			break
 		}
 	}
-	if t.observe == nil {
+	if t.observe == nil || e%2 == last%2 {
 		return
 	}
 	ev := Event{Kind: EventRecovered}

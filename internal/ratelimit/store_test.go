@@ -85,3 +85,24 @@ func TestFallbackToldOncePerChange(t *testing.T) {
 	}
 	assert.Equal(t, []EventKind{EventFallback, EventRecovered, EventFallback, EventRecovered}, kinds)
 }
+
+// TestFallbackUnseenOutageNotTold: an outage none of this process's
+// reservations met (epoch 2 to 4, 5 to 7) is not reported, so Down and Up
+// still alternate.
+func TestFallbackUnseenOutageNotTold(t *testing.T) {
+	t.Parallel()
+	store := &recordingStore{MemoryStore: shared.NewMemoryStore(shared.MemoryOptions{}), epochs: []uint64{1, 2, 4, 5, 7, 8}}
+	var kinds []EventKind
+	tr := New(Config{Next: &fakeServer{limit: 100, per: 1e9}, Store: store, Observe: func(e Event) {
+		if e.Kind == EventFallback || e.Kind == EventRecovered {
+			kinds = append(kinds, e.Kind)
+		}
+	}})
+	for range 6 {
+		req, _ := http.NewRequest("GET", "http://x.invalid/", nil)
+		resp, err := tr.RoundTrip(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	assert.Equal(t, []EventKind{EventFallback, EventRecovered, EventFallback, EventRecovered}, kinds)
+}
