@@ -258,8 +258,8 @@ func (s *Server) modifyRolePositions(c *call) {
 // refused (403), and so are permissions the caller does not hold added to
 // the role (the role hierarchy and grant limit, hierarchy.go). Bits the role
 // already has may stay: the reference platform checks what a change adds.
-// @everyone ranks below every role, so any manager may edit it, within the
-// grant limit.
+// @everyone ranks below every other role, so a manager holding any role may
+// edit it, within the grant limit.
 func (s *Server) modifyRole(c *call) {
 	gs, ok := c.guild()
 	if !ok || !c.require(gs, guildkit.PermissionManageRoles) {

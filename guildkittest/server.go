@@ -13,6 +13,17 @@
 // ADMINISTRATOR holders have every permission; everyone else has the union of
 // the @everyone role and their roles), the interface's error body, status
 // codes, state transitions and the gateway events each operation emits.
+// Where the documents are silent it follows the reference platform (API
+// v10): the role hierarchy, the grant limit and the owner's protection
+// (403, code 50013); tokens of 256 random bits, each good with its own
+// scheme only ("Bot" or "Bearer"); body limits (413, code 40005), 10 files
+// a message, strict JSON bodies, 405 with Allow.
+//
+// It stays up under hostile input: every body is read and bounded before
+// the server's lock is taken, so a large or slow body holds up only its own
+// request; the request and event logs are bounded rings
+// ([WithRequestLogSize], [WithEventLogSize]); the HTTP server has header,
+// idle and body timeouts ([WithHTTPTimeouts]).
 //
 // All methods are safe for concurrent use. Seeding methods panic on
 // impossible input (an unknown guild id, for example), as

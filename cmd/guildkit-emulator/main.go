@@ -30,9 +30,17 @@
 //	-route-limit SPEC    limit a route per major parameter, "GET /guilds/{guild.id}=5/1s";
 //	                     repeat the flag for more routes
 //	-latency D           delay every answer by D, as a distant deployment would
+//	-request-log N       keep the last N requests in the request log (default 4096; the log
+//	                     never keeps an Authorization value)
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
 // #general channel and a webhook in it.
+//
+// It is meant to face real networks: every body is read within the
+// reference platform's limits before it touches the state (413 past them),
+// a client that takes more than 10 s to send its headers or leaves a
+// connection idle for 2 minutes is disconnected, and the request and event
+// logs keep only their most recent entries (see guildkittest's limits).
 package main
 
 import (
@@ -81,6 +89,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	globalLimit := fs.Int("global-limit", 50, "at most `N` requests a second in all; 0 turns the global limit off")
 	globalWindow := fs.String("global-window", "fixed-window", "how the global limit is counted: fixed-window, sliding-window or token-bucket")
 	latency := fs.Duration("latency", 0, "delay every answer by `D`")
+	requestLog := fs.Int("request-log", guildkittest.DefaultRequestLogSize, "keep the last `N` requests in the request log")
 	var routeLimits []guildkittest.Option
 	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
 		o, err := parseRouteLimit(v)
@@ -127,6 +136,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *latency > 0 {
 		opts = append(opts, guildkittest.WithLatency(*latency))
 	}
+	if *requestLog < 0 {
+		return fmt.Errorf("%w: -request-log: %d is negative", errUsage, *requestLog)
+	}
+	opts = append(opts, guildkittest.WithRequestLogSize(*requestLog))
 	loopback, err := isLoopback(*addr)
 	if err != nil {
 		return fmt.Errorf("%w: -addr: %v", errUsage, err)

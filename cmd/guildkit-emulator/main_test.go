@@ -155,6 +155,23 @@ func TestRateLimitFlags(t *testing.T) {
 	e.stop(t)
 }
 
+// TestRequestLogFlag: -request-log bounds the request log the control API
+// serves, which shows no token.
+func TestRequestLogFlag(t *testing.T) {
+	e := start(t, "-request-log", "3")
+	auth := map[string]string{"Authorization": "Bot " + e.vars["GUILDKIT_TOKEN"]}
+	for range 5 {
+		getJSON(t, e.vars["GUILDKIT_BASE_URL"]+"/guilds/1", auth)
+	}
+	status, body := getJSON(t, e.control+"requests", nil)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	var reqs []map[string]any
+	require.NoError(t, json.Unmarshal(body, &reqs))
+	assert.Len(t, reqs, 3)
+	assert.NotContains(t, string(body), e.vars["GUILDKIT_TOKEN"])
+	e.stop(t)
+}
+
 // TestStateSurvivesRestart changes the state, stops the emulator with
 // SIGTERM, starts it again on the same state file and compares the whole
 // state, as the control API shows it, before and after.
@@ -247,7 +264,7 @@ func TestBadSeedSaysWhere(t *testing.T) {
 // TestBadFlags: a usage error exits 2.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}, {"-global-limit", "-1"},
-		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}} {
+		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}, {"-request-log", "-1"}} {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out, err := cmd.CombinedOutput()
