@@ -256,8 +256,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 
 	l.mu.Lock()
 	// The time is read under the lock, so that the requests are counted in
-	// the order of their times.
-	now := time.Now()
+	// the order of their times. It is the server's clock ([WithClock],
+	// [Server.AdvanceClock]), so a test can step through a window.
+	now := s.now()
 	var win *window
 	if limited {
 		wk := key + "\x00" + majorOf(r, route)

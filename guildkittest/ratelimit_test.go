@@ -138,13 +138,21 @@ func TestGlobalWindows(t *testing.T) {
 	} {
 		t.Run(tc.mode.String(), func(t *testing.T) {
 			t.Parallel()
-			srv := guildkittest.NewServer(t, guildkittest.WithGlobalLimit(3, time.Second), guildkittest.WithGlobalWindow(tc.mode))
+			// The server's clock is stepped, not waited for, so the test
+			// means the same on a loaded machine.
+			var mu sync.Mutex
+			start := time.Now()
+			at := start
+			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return at }
+			srv := guildkittest.NewServer(t, guildkittest.WithGlobalLimit(3, time.Second), guildkittest.WithGlobalWindow(tc.mode),
+				guildkittest.WithClock(clock))
 			g := srv.AddGuild(guildkit.Guild{})
 			path := "/guilds/" + g.ID.String()
-			start := time.Now()
 			var got []int
-			for i, at := range []time.Duration{0, 600, 600, 600, 1100, 1100} {
-				time.Sleep(time.Until(start.Add(at * time.Millisecond)))
+			for i, ms := range []time.Duration{0, 600, 600, 600, 1100, 1100} {
+				mu.Lock()
+				at = start.Add(ms * time.Millisecond)
+				mu.Unlock()
 				resp, body := get(t, t.Context(), srv, path)
 				got = append(got, resp.StatusCode)
 				if resp.StatusCode == 429 {
