@@ -13,7 +13,7 @@ type BanService service
 
 // Ban is a user's ban from a guild.
 type Ban struct {
-	// Reason is the audit-log reason given when banning, nil when none was.
+	// Reason is the audit-log reason given when banning, nil when none was. Nil when null.
 	Reason *string `json:"reason"`
 	User   User    `json:"user"`
 }

@@ -27,45 +27,45 @@ type Channel struct {
 	PermissionOverwrites []PermissionOverwrite `json:"permission_overwrites,omitzero"`
 	Name                 string                `json:"name"` // 1-100 characters
 	// Topic is 0-1024 characters (text, announcement, forum, media); Null
-	// when unset, omitted for types that have none.
+	// when unset, absent (the zero Opt) for types that have none.
 	Topic Opt[string] `json:"topic,omitzero"`
-	NSFW  *bool       `json:"nsfw,omitempty"`
-	// LastMessageID is the id of the last message sent (it may not exist).
+	NSFW  *bool       `json:"nsfw,omitempty"` // nil when absent
+	// LastMessageID is the id of the last message sent (it may not exist). Zero Opt when absent, Null when null.
 	LastMessageID Opt[Snowflake] `json:"last_message_id,omitzero"`
-	Bitrate       *int           `json:"bitrate,omitempty"`    // bits per second (voice, stage)
-	UserLimit     *int           `json:"user_limit,omitempty"` // 0 means no limit (voice, stage)
+	Bitrate       *int           `json:"bitrate,omitempty"`    // bits per second (voice, stage); nil when absent
+	UserLimit     *int           `json:"user_limit,omitempty"` // 0 means no limit (voice, stage); nil when absent
 	// RateLimitPerUser is the slow mode, 0-21600 seconds; bots and holders of
-	// MANAGE_MESSAGES or MANAGE_CHANNELS are not affected.
+	// MANAGE_MESSAGES or MANAGE_CHANNELS are not affected. Nil when absent.
 	RateLimitPerUser *int `json:"rate_limit_per_user,omitempty"`
 	// OwnerID is the creator of a thread.
 	OwnerID Snowflake `json:"owner_id,omitempty"`
 	// ParentID is the category of a channel, or the channel a thread was
 	// created in.
-	// ParentID is Null for a channel outside any category.
+	// ParentID is Null for a channel outside any category; the zero Opt when absent.
 	ParentID         Opt[Snowflake] `json:"parent_id,omitzero"`
-	LastPinTimestamp Opt[time.Time] `json:"last_pin_timestamp,omitzero"`
-	// RTCRegion is the voice region id; Null means automatic (voice, stage).
+	LastPinTimestamp Opt[time.Time] `json:"last_pin_timestamp,omitzero"` // zero Opt when absent, Null when null
+	// RTCRegion is the voice region id; Null means automatic (voice, stage); the zero Opt when absent.
 	RTCRegion        Opt[string]      `json:"rtc_region,omitzero"`
 	VideoQualityMode VideoQualityMode `json:"video_quality_mode,omitempty"`
-	// MessageCount and MemberCount are a thread's approximate counts.
+	// MessageCount and MemberCount are a thread's approximate counts. Nil when absent.
 	MessageCount   *int            `json:"message_count,omitempty"`
-	MemberCount    *int            `json:"member_count,omitempty"`
-	ThreadMetadata *ThreadMetadata `json:"thread_metadata,omitempty"`
-	// Member is the current user's thread member object, when they joined.
+	MemberCount    *int            `json:"member_count,omitempty"`    // nil when absent
+	ThreadMetadata *ThreadMetadata `json:"thread_metadata,omitempty"` // nil when absent
+	// Member is the current user's thread member object, when they joined. Nil when absent.
 	Member *ThreadMember `json:"member,omitempty"`
 	// DefaultAutoArchiveDuration is in minutes: 60, 1440, 4320 or 10080.
 	DefaultAutoArchiveDuration int          `json:"default_auto_archive_duration,omitempty"`
-	Permissions                *Permissions `json:"permissions,omitempty"`
-	Flags                      *int         `json:"flags,omitempty"` // a bit set; nil when absent
-	TotalMessageSent           *int         `json:"total_message_sent,omitempty"`
+	Permissions                *Permissions `json:"permissions,omitempty"`        // nil when absent
+	Flags                      *int         `json:"flags,omitempty"`              // a bit set; nil when absent
+	TotalMessageSent           *int         `json:"total_message_sent,omitempty"` // nil when absent
 	// AvailableTags are the tags a thread of a forum or media channel can
 	// carry.
 	AvailableTags []ForumTag `json:"available_tags,omitzero"`
 	// AppliedTags are the ids of the tags of a forum or media thread.
 	AppliedTags                   []Snowflake          `json:"applied_tags,omitzero"`
-	DefaultReactionEmoji          Opt[DefaultReaction] `json:"default_reaction_emoji,omitzero"`
-	DefaultThreadRateLimitPerUser *int                 `json:"default_thread_rate_limit_per_user,omitempty"`
-	DefaultSortOrder              Opt[SortOrderType]   `json:"default_sort_order,omitzero"`
+	DefaultReactionEmoji          Opt[DefaultReaction] `json:"default_reaction_emoji,omitzero"`              // zero Opt when absent, Null when null
+	DefaultThreadRateLimitPerUser *int                 `json:"default_thread_rate_limit_per_user,omitempty"` // nil when absent
+	DefaultSortOrder              Opt[SortOrderType]   `json:"default_sort_order,omitzero"`                  // zero Opt when absent, Null when null
 	DefaultForumLayout            ForumLayoutType      `json:"default_forum_layout,omitempty"`
 }
 
@@ -139,18 +139,18 @@ type ThreadMetadata struct {
 	ArchiveTimestamp    time.Time `json:"archive_timestamp"` // last change of Archived
 	Locked              bool      `json:"locked"`
 	// Invitable says whether non-moderators can add others to a private
-	// thread.
+	// thread. Nil when absent.
 	Invitable       *bool      `json:"invitable,omitempty"`
-	CreateTimestamp *time.Time `json:"create_timestamp,omitempty"`
+	CreateTimestamp *time.Time `json:"create_timestamp,omitempty"` // nil when absent
 }
 
 // ThreadMember is a user's membership of a thread.
 type ThreadMember struct {
-	ID            *Snowflake `json:"id,omitempty"`      // the thread; absent in some events
-	UserID        *Snowflake `json:"user_id,omitempty"` // absent in some events
+	ID            *Snowflake `json:"id,omitempty"`      // the thread; absent in some events; nil when absent
+	UserID        *Snowflake `json:"user_id,omitempty"` // absent in some events; nil when absent
 	JoinTimestamp time.Time  `json:"join_timestamp"`
 	Flags         int        `json:"flags"`
-	Member        *Member    `json:"member,omitempty"`
+	Member        *Member    `json:"member,omitempty"` // nil when absent
 }
 
 // ForumTag is a tag a forum or media thread can carry. At most one of
@@ -159,15 +159,15 @@ type ForumTag struct {
 	ID        Snowflake  `json:"id,omitempty"` // absent when creating
 	Name      string     `json:"name"`         // 0-20 characters
 	Moderated bool       `json:"moderated"`    // only MANAGE_THREADS holders may apply it
-	EmojiID   *Snowflake `json:"emoji_id"`
-	EmojiName *string    `json:"emoji_name"`
+	EmojiID   *Snowflake `json:"emoji_id"`     // nil when null
+	EmojiName *string    `json:"emoji_name"`   // nil when null
 }
 
 // DefaultReaction is the emoji shown on the add-reaction button of a forum
 // post: a custom emoji's id or a standard emoji's character.
 type DefaultReaction struct {
-	EmojiID   *Snowflake `json:"emoji_id"`
-	EmojiName *string    `json:"emoji_name"`
+	EmojiID   *Snowflake `json:"emoji_id"`   // nil when null
+	EmojiName *string    `json:"emoji_name"` // nil when null
 }
 
 // ActiveThreads is the answer of [ChannelService.ListActiveThreads].

@@ -24,12 +24,15 @@
 // clears the field). A nil params pointer means "no parameters".
 //
 // Response objects use one of three shapes per field, by what the interface
-// says of it:
+// says of it, and each field's comment names its shape:
 //
 //   - a plain value (string, bool, []T) when the service always sends it;
-//   - a pointer (*T) when it is always sent but may be null: nil is null;
-//   - an [Opt] when it may be absent as well as null: the zero Opt is absent,
-//     [Opt.IsNull] tells null, [Opt.Get] the value.
+//   - a pointer (*T) when the service may send null ("nil when null") or
+//     leave the field out ("nil when absent"), and the two need not be told
+//     apart;
+//   - an [Opt] when the field may be absent as well as null and the two mean
+//     different things: the zero Opt is absent, [Opt.IsNull] tells null,
+//     [Opt.Get] the value.
 //
 // So a decoded object re-encodes to what the service sent. Helpers cover
 // the questions users ask most: [Member.DisplayName], [Member.TimedOut].

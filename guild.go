@@ -23,25 +23,25 @@ type GuildService service
 type Guild struct {
 	ID   Snowflake `json:"id"`
 	Name string    `json:"name"` // 2-100 characters
-	Icon *string   `json:"icon"` // icon hash
-	// IconHash is returned inside the template object.
+	Icon *string   `json:"icon"` // icon hash; nil when null
+	// IconHash is returned inside the template object. Zero Opt when absent, Null when null.
 	IconHash        Opt[string] `json:"icon_hash,omitzero"`
-	Splash          *string     `json:"splash"`
-	DiscoverySplash *string     `json:"discovery_splash"` // only for DISCOVERABLE guilds
+	Splash          *string     `json:"splash"`           // nil when null
+	DiscoverySplash *string     `json:"discovery_splash"` // only for DISCOVERABLE guilds; nil when null
 	// Owner is whether the requesting user owns the guild; only from the
-	// current user's guild list.
+	// current user's guild list. Nil when absent.
 	Owner   *bool     `json:"owner,omitempty"`
 	OwnerID Snowflake `json:"owner_id"`
 	// Permissions are the requesting user's permissions (overwrites and
-	// implicit ones excluded); only from the current user's guild list.
+	// implicit ones excluded); only from the current user's guild list. Nil when absent.
 	Permissions *Permissions `json:"permissions,omitempty"`
-	// Region is deprecated: channels carry rtc_region instead.
+	// Region is deprecated: channels carry rtc_region instead. Zero Opt when absent, Null when null.
 	Region        Opt[string] `json:"region,omitzero"`
-	AFKChannelID  *Snowflake  `json:"afk_channel_id"`
-	AFKTimeout    int         `json:"afk_timeout"` // seconds
-	WidgetEnabled *bool       `json:"widget_enabled,omitempty"`
+	AFKChannelID  *Snowflake  `json:"afk_channel_id"`           // nil when null
+	AFKTimeout    int         `json:"afk_timeout"`              // seconds
+	WidgetEnabled *bool       `json:"widget_enabled,omitempty"` // nil when absent
 	// WidgetChannelID is the channel the widget makes invites to; Null means
-	// no invite.
+	// no invite. Zero Opt when absent, Null when null.
 	WidgetChannelID             Opt[Snowflake]                  `json:"widget_channel_id,omitzero"`
 	VerificationLevel           VerificationLevel               `json:"verification_level"`
 	DefaultMessageNotifications DefaultMessageNotificationLevel `json:"default_message_notifications"`
@@ -50,30 +50,30 @@ type Guild struct {
 	Emojis                      []Emoji                         `json:"emojis"`
 	Features                    []GuildFeature                  `json:"features"`
 	MFALevel                    MFALevel                        `json:"mfa_level"`
-	ApplicationID               *Snowflake                      `json:"application_id"` // creator application, if bot-created
-	SystemChannelID             *Snowflake                      `json:"system_channel_id"`
+	ApplicationID               *Snowflake                      `json:"application_id"`    // creator application, if bot-created; nil when null
+	SystemChannelID             *Snowflake                      `json:"system_channel_id"` // nil when null
 	SystemChannelFlags          SystemChannelFlags              `json:"system_channel_flags"`
-	RulesChannelID              *Snowflake                      `json:"rules_channel_id"`
-	// MaxPresences is null except for the very largest guilds.
+	RulesChannelID              *Snowflake                      `json:"rules_channel_id"` // nil when null
+	// MaxPresences is null except for the very largest guilds. Zero Opt when absent, Null when null.
 	MaxPresences              Opt[int]       `json:"max_presences,omitzero"`
-	MaxMembers                *int           `json:"max_members,omitempty"`
-	VanityURLCode             *string        `json:"vanity_url_code"`
-	Description               *string        `json:"description"`
-	Banner                    *string        `json:"banner"`
+	MaxMembers                *int           `json:"max_members,omitempty"` // nil when absent
+	VanityURLCode             *string        `json:"vanity_url_code"`       // nil when null
+	Description               *string        `json:"description"`           // nil when null
+	Banner                    *string        `json:"banner"`                // nil when null
 	PremiumTier               PremiumTier    `json:"premium_tier"`
-	PremiumSubscriptionCount  *int           `json:"premium_subscription_count,omitempty"`
-	PreferredLocale           string         `json:"preferred_locale"` // defaults to en-US
-	PublicUpdatesChannelID    *Snowflake     `json:"public_updates_channel_id"`
-	MaxVideoChannelUsers      *int           `json:"max_video_channel_users,omitempty"`
-	MaxStageVideoChannelUsers *int           `json:"max_stage_video_channel_users,omitempty"`
-	ApproximateMemberCount    *int           `json:"approximate_member_count,omitempty"`   // with GuildGetParams.WithCounts
-	ApproximatePresenceCount  *int           `json:"approximate_presence_count,omitempty"` // non-offline members; with WithCounts
-	WelcomeScreen             *WelcomeScreen `json:"welcome_screen,omitempty"`             // inside an invite's guild
+	PremiumSubscriptionCount  *int           `json:"premium_subscription_count,omitempty"`    // nil when absent
+	PreferredLocale           string         `json:"preferred_locale"`                        // defaults to en-US
+	PublicUpdatesChannelID    *Snowflake     `json:"public_updates_channel_id"`               // nil when null
+	MaxVideoChannelUsers      *int           `json:"max_video_channel_users,omitempty"`       // nil when absent
+	MaxStageVideoChannelUsers *int           `json:"max_stage_video_channel_users,omitempty"` // nil when absent
+	ApproximateMemberCount    *int           `json:"approximate_member_count,omitempty"`      // with GuildGetParams.WithCounts; nil when absent
+	ApproximatePresenceCount  *int           `json:"approximate_presence_count,omitempty"`    // non-offline members; with WithCounts; nil when absent
+	WelcomeScreen             *WelcomeScreen `json:"welcome_screen,omitempty"`                // inside an invite's guild; nil when absent
 	NSFWLevel                 NSFWLevel      `json:"nsfw_level"`
 	Stickers                  []Sticker      `json:"stickers,omitzero"`
 	PremiumProgressBarEnabled bool           `json:"premium_progress_bar_enabled"`
-	SafetyAlertsChannelID     *Snowflake     `json:"safety_alerts_channel_id"`
-	IncidentsData             *IncidentsData `json:"incidents_data"`
+	SafetyAlertsChannelID     *Snowflake     `json:"safety_alerts_channel_id"` // nil when null
+	IncidentsData             *IncidentsData `json:"incidents_data"`           // nil when null
 }
 
 // HasFeature reports whether the guild has feature f enabled.
@@ -95,29 +95,29 @@ type UnavailableGuild struct {
 // Emoji is a custom emoji. The interface uses the emoji object without
 // listing its fields; these are the reference platform's.
 type Emoji struct {
-	ID            *Snowflake  `json:"id"`
-	Name          *string     `json:"name"`
+	ID            *Snowflake  `json:"id"`   // nil when null
+	Name          *string     `json:"name"` // nil when null
 	Roles         []Snowflake `json:"roles,omitzero"`
-	User          *User       `json:"user,omitempty"`
-	RequireColons *bool       `json:"require_colons,omitempty"`
-	Managed       *bool       `json:"managed,omitempty"`
-	Animated      *bool       `json:"animated,omitempty"`
-	Available     *bool       `json:"available,omitempty"`
+	User          *User       `json:"user,omitempty"`           // nil when absent
+	RequireColons *bool       `json:"require_colons,omitempty"` // nil when absent
+	Managed       *bool       `json:"managed,omitempty"`        // nil when absent
+	Animated      *bool       `json:"animated,omitempty"`       // nil when absent
+	Available     *bool       `json:"available,omitempty"`      // nil when absent
 }
 
 // Sticker is a guild sticker; fields as the reference platform's.
 type Sticker struct {
 	ID          Snowflake  `json:"id"`
-	PackID      *Snowflake `json:"pack_id,omitempty"`
+	PackID      *Snowflake `json:"pack_id,omitempty"` // nil when absent
 	Name        string     `json:"name"`
-	Description *string    `json:"description"`
+	Description *string    `json:"description"` // nil when null
 	Tags        string     `json:"tags"`
 	Type        int        `json:"type"`
 	FormatType  int        `json:"format_type"`
-	Available   *bool      `json:"available,omitempty"`
-	GuildID     *Snowflake `json:"guild_id,omitempty"`
-	User        *User      `json:"user,omitempty"`
-	SortValue   *int       `json:"sort_value,omitempty"`
+	Available   *bool      `json:"available,omitempty"`  // nil when absent
+	GuildID     *Snowflake `json:"guild_id,omitempty"`   // nil when absent
+	User        *User      `json:"user,omitempty"`       // nil when absent
+	SortValue   *int       `json:"sort_value,omitempty"` // nil when absent
 }
 
 // DefaultMessageNotificationLevel says which messages notify members by default.
@@ -311,21 +311,21 @@ func (s *GuildService) Get(ctx context.Context, guildID Snowflake, params *Guild
 // or of a DISCOVERABLE one.
 type GuildPreview struct {
 	ID                       Snowflake      `json:"id"`
-	Name                     string         `json:"name"` // 2-100 characters
-	Icon                     *string        `json:"icon"`
-	Splash                   *string        `json:"splash"`
-	DiscoverySplash          *string        `json:"discovery_splash"`
+	Name                     string         `json:"name"`             // 2-100 characters
+	Icon                     *string        `json:"icon"`             // nil when null
+	Splash                   *string        `json:"splash"`           // nil when null
+	DiscoverySplash          *string        `json:"discovery_splash"` // nil when null
 	Emojis                   []Emoji        `json:"emojis"`
 	Features                 []GuildFeature `json:"features"`
 	ApproximateMemberCount   int            `json:"approximate_member_count"`
 	ApproximatePresenceCount int            `json:"approximate_presence_count"` // online members
-	Description              *string        `json:"description"`
+	Description              *string        `json:"description"`                // nil when null
 	Stickers                 []Sticker      `json:"stickers"`
 }
 
 // GuildVanityURL is the partial invite of a guild's vanity URL.
 type GuildVanityURL struct {
-	Code *string `json:"code"` // nil when no vanity URL is set
+	Code *string `json:"code"` // nil when no vanity URL is set; nil when null
 	Uses int     `json:"uses"`
 }
 

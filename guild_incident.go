@@ -9,10 +9,10 @@ import (
 
 // IncidentsData holds the guild's temporary incident actions.
 type IncidentsData struct {
-	InvitesDisabledUntil *time.Time `json:"invites_disabled_until"` // when invites resume
-	DMsDisabledUntil     *time.Time `json:"dms_disabled_until"`     // when direct messages resume
-	DMSpamDetectedAt     *time.Time `json:"dm_spam_detected_at"`
-	RaidDetectedAt       *time.Time `json:"raid_detected_at"`
+	InvitesDisabledUntil *time.Time `json:"invites_disabled_until"` // when invites resume; nil when null
+	DMsDisabledUntil     *time.Time `json:"dms_disabled_until"`     // when direct messages resume; nil when null
+	DMSpamDetectedAt     *time.Time `json:"dm_spam_detected_at"`    // nil when null
+	RaidDetectedAt       *time.Time `json:"raid_detected_at"`       // nil when null
 }
 
 // GuildIncidentActionsModifyParams is the body of

@@ -39,18 +39,18 @@ type Integration struct {
 	Name              string                     `json:"name"`
 	Type              IntegrationType            `json:"type"`
 	Enabled           bool                       `json:"enabled"`
-	Syncing           *bool                      `json:"syncing,omitempty"`             // not for bots
-	RoleID            *Snowflake                 `json:"role_id,omitempty"`             // subscriber role; not for bots
-	EnableEmoticons   *bool                      `json:"enable_emoticons,omitempty"`    // one streaming kind only
-	ExpireBehavior    *IntegrationExpireBehavior `json:"expire_behavior,omitempty"`     // not for bots
-	ExpireGracePeriod *int                       `json:"expire_grace_period,omitempty"` // days; not for bots
-	User              *User                      `json:"user,omitempty"`                // some older integrations have none
+	Syncing           *bool                      `json:"syncing,omitempty"`             // not for bots; nil when absent
+	RoleID            *Snowflake                 `json:"role_id,omitempty"`             // subscriber role; not for bots; nil when absent
+	EnableEmoticons   *bool                      `json:"enable_emoticons,omitempty"`    // one streaming kind only; nil when absent
+	ExpireBehavior    *IntegrationExpireBehavior `json:"expire_behavior,omitempty"`     // not for bots; nil when absent
+	ExpireGracePeriod *int                       `json:"expire_grace_period,omitempty"` // days; not for bots; nil when absent
+	User              *User                      `json:"user,omitempty"`                // some older integrations have none; nil when absent
 	Account           IntegrationAccount         `json:"account"`
-	SyncedAt          *time.Time                 `json:"synced_at,omitempty"`        // not for bots
-	SubscriberCount   *int                       `json:"subscriber_count,omitempty"` // not for bots
-	Revoked           *bool                      `json:"revoked,omitempty"`          // not for bots
-	Application       *PartialApplication        `json:"application,omitempty"`
-	Scopes            []string                   `json:"scopes,omitzero"` // OAuth2 scopes
+	SyncedAt          *time.Time                 `json:"synced_at,omitempty"`        // not for bots; nil when absent
+	SubscriberCount   *int                       `json:"subscriber_count,omitempty"` // not for bots; nil when absent
+	Revoked           *bool                      `json:"revoked,omitempty"`          // not for bots; nil when absent
+	Application       *PartialApplication        `json:"application,omitempty"`      // nil when absent
+	Scopes            []string                   `json:"scopes,omitzero"`            // OAuth2 scopes
 }
 
 // IntegrationAccount is the account an integration belongs to.

@@ -60,14 +60,14 @@ type OnboardingPrompt struct {
 // are the input form, present here so that nothing is lost in a round trip.
 type OnboardingPromptOption struct {
 	ID            Snowflake   `json:"id"`
-	ChannelIDs    []Snowflake `json:"channel_ids"` // joined on selection
-	RoleIDs       []Snowflake `json:"role_ids"`    // assigned on selection
-	Emoji         *Emoji      `json:"emoji,omitempty"`
-	EmojiID       *Snowflake  `json:"emoji_id,omitempty"`
-	EmojiName     *string     `json:"emoji_name,omitempty"`
-	EmojiAnimated *bool       `json:"emoji_animated,omitempty"`
+	ChannelIDs    []Snowflake `json:"channel_ids"`              // joined on selection
+	RoleIDs       []Snowflake `json:"role_ids"`                 // assigned on selection
+	Emoji         *Emoji      `json:"emoji,omitempty"`          // nil when absent
+	EmojiID       *Snowflake  `json:"emoji_id,omitempty"`       // nil when absent
+	EmojiName     *string     `json:"emoji_name,omitempty"`     // nil when absent
+	EmojiAnimated *bool       `json:"emoji_animated,omitempty"` // nil when absent
 	Title         string      `json:"title"`
-	Description   *string     `json:"description,omitempty"`
+	Description   *string     `json:"description,omitempty"` // nil when absent
 }
 
 // GetOnboarding returns the guild's onboarding flow.

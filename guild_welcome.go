@@ -8,7 +8,7 @@ import (
 
 // WelcomeScreen is what new members see in a Community guild.
 type WelcomeScreen struct {
-	Description     *string          `json:"description"`
+	Description     *string          `json:"description"`      // nil when null
 	WelcomeChannels []WelcomeChannel `json:"welcome_channels"` // up to 5
 }
 
@@ -16,8 +16,8 @@ type WelcomeScreen struct {
 type WelcomeChannel struct {
 	ChannelID   Snowflake  `json:"channel_id"`
 	Description string     `json:"description"`
-	EmojiID     *Snowflake `json:"emoji_id"`   // custom emoji only
-	EmojiName   *string    `json:"emoji_name"` // custom name, or the character of a standard emoji
+	EmojiID     *Snowflake `json:"emoji_id"`   // custom emoji only; nil when null
+	EmojiName   *string    `json:"emoji_name"` // custom name, or the character of a standard emoji; nil when null
 }
 
 // GetWelcomeScreen returns the guild's welcome screen. MANAGE_GUILD is

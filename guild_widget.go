@@ -16,7 +16,7 @@ const CodeWidgetDisabled ErrorCode = 50004
 // invites lead to.
 type GuildWidgetSettings struct {
 	Enabled   bool       `json:"enabled"`
-	ChannelID *Snowflake `json:"channel_id"` // nil: the widget makes no invite
+	ChannelID *Snowflake `json:"channel_id"` // nil: the widget makes no invite; nil when null
 }
 
 // GuildWidget is the public widget of a guild (widget.json).
@@ -24,7 +24,7 @@ type GuildWidget struct {
 	ID   Snowflake `json:"id"`
 	Name string    `json:"name"`
 	// InstantInvite is the invite URL to the widget's channel; nil when no
-	// channel is set.
+	// channel is set. Nil when null.
 	InstantInvite *string         `json:"instant_invite"`
 	Channels      []WidgetChannel `json:"channels"` // voice and stage channels visible to @everyone
 	Members       []WidgetMember  `json:"members"`  // online members, at most 100, anonymised
@@ -44,7 +44,7 @@ type WidgetMember struct {
 	ID            string  `json:"id"`
 	Username      string  `json:"username"`
 	Discriminator string  `json:"discriminator"`
-	Avatar        *string `json:"avatar"`
+	Avatar        *string `json:"avatar"` // nil when null
 	Status        string  `json:"status"` // online, idle or dnd
 	AvatarURL     string  `json:"avatar_url"`
 }

@@ -26,33 +26,33 @@ type InviteService service
 type Invite struct {
 	Type    InviteType      `json:"type"`
 	Code    string          `json:"code"`
-	Guild   *PartialGuild   `json:"guild,omitempty"`
-	Channel *PartialChannel `json:"channel,omitempty"`
-	Inviter *User           `json:"inviter,omitempty"`
+	Guild   *PartialGuild   `json:"guild,omitempty"`   // nil when absent
+	Channel *PartialChannel `json:"channel,omitempty"` // nil when absent
+	Inviter *User           `json:"inviter,omitempty"` // nil when absent
 	// TargetType says what a voice-channel invite points at.
 	TargetType        InviteTargetType    `json:"target_type,omitempty"`
-	TargetUser        *User               `json:"target_user,omitempty"` // the stream's user
-	TargetApplication *PartialApplication `json:"target_application,omitempty"`
+	TargetUser        *User               `json:"target_user,omitempty"`        // the stream's user; nil when absent
+	TargetApplication *PartialApplication `json:"target_application,omitempty"` // nil when absent
 	// ApproximatePresenceCount and ApproximateMemberCount come with
-	// InviteGetParams.WithCounts.
+	// InviteGetParams.WithCounts. Nil when absent.
 	ApproximatePresenceCount *int `json:"approximate_presence_count,omitempty"`
-	ApproximateMemberCount   *int `json:"approximate_member_count,omitempty"`
-	// ExpiresAt is when the invite expires; Null for an invite that never does.
+	ApproximateMemberCount   *int `json:"approximate_member_count,omitempty"` // nil when absent
+	// ExpiresAt is when the invite expires; Null for an invite that never does; the zero Opt when absent.
 	ExpiresAt Opt[time.Time] `json:"expires_at,omitzero"`
-	// GuildScheduledEvent is present when the request named a valid event.
+	// GuildScheduledEvent is present when the request named a valid event. Nil when absent.
 	GuildScheduledEvent *GuildScheduledEvent `json:"guild_scheduled_event,omitempty"`
 	Flags               InviteFlags          `json:"flags,omitempty"`
 	// Roles are the roles given on acceptance.
 	Roles []InviteRole `json:"roles,omitzero"`
-	// StageInstance is deprecated by the interface.
+	// StageInstance is deprecated by the interface. Nil when absent.
 	StageInstance *InviteStageInstance `json:"stage_instance,omitempty"`
 
-	// Metadata.
+	// Metadata. Nil when absent.
 	Uses      *int       `json:"uses,omitempty"`
-	MaxUses   *int       `json:"max_uses,omitempty"`
-	MaxAge    *int       `json:"max_age,omitempty"` // seconds; 0 means never
-	Temporary *bool      `json:"temporary,omitempty"`
-	CreatedAt *time.Time `json:"created_at,omitempty"`
+	MaxUses   *int       `json:"max_uses,omitempty"`   // nil when absent
+	MaxAge    *int       `json:"max_age,omitempty"`    // seconds; 0 means never; nil when absent
+	Temporary *bool      `json:"temporary,omitempty"`  // nil when absent
+	CreatedAt *time.Time `json:"created_at,omitempty"` // nil when absent
 }
 
 // HasMetadata reports whether the invite carries its metadata.
@@ -106,8 +106,8 @@ type InviteRole struct {
 	Position     int        `json:"position"`
 	Color        int        `json:"color"`
 	Colors       RoleColors `json:"colors"`
-	Icon         *string    `json:"icon"`
-	UnicodeEmoji *string    `json:"unicode_emoji"`
+	Icon         *string    `json:"icon"`          // nil when null
+	UnicodeEmoji *string    `json:"unicode_emoji"` // nil when null
 }
 
 // InviteStageInstance is the deprecated stage instance of an invite.
@@ -122,16 +122,16 @@ type InviteStageInstance struct {
 type PartialGuild struct {
 	ID                       Snowflake         `json:"id"`
 	Name                     string            `json:"name"`
-	Icon                     *string           `json:"icon,omitempty"`
-	Splash                   *string           `json:"splash,omitempty"`
-	Banner                   *string           `json:"banner,omitempty"`
-	Description              *string           `json:"description,omitempty"`
+	Icon                     *string           `json:"icon,omitempty"`        // nil when absent
+	Splash                   *string           `json:"splash,omitempty"`      // nil when absent
+	Banner                   *string           `json:"banner,omitempty"`      // nil when absent
+	Description              *string           `json:"description,omitempty"` // nil when absent
 	Features                 []GuildFeature    `json:"features,omitzero"`
 	VerificationLevel        VerificationLevel `json:"verification_level,omitempty"`
-	VanityURLCode            *string           `json:"vanity_url_code,omitempty"`
+	VanityURLCode            *string           `json:"vanity_url_code,omitempty"` // nil when absent
 	NSFWLevel                NSFWLevel         `json:"nsfw_level,omitempty"`
-	PremiumSubscriptionCount *int              `json:"premium_subscription_count,omitempty"`
-	WelcomeScreen            *WelcomeScreen    `json:"welcome_screen,omitempty"`
+	PremiumSubscriptionCount *int              `json:"premium_subscription_count,omitempty"` // nil when absent
+	WelcomeScreen            *WelcomeScreen    `json:"welcome_screen,omitempty"`             // nil when absent
 }
 
 // PartialChannel is the part of a channel an invite or a webhook shows.
@@ -146,9 +146,9 @@ type PartialChannel struct {
 type PartialApplication struct {
 	ID          Snowflake `json:"id"`
 	Name        string    `json:"name"`
-	Icon        *string   `json:"icon"`
+	Icon        *string   `json:"icon"` // nil when null
 	Description string    `json:"description"`
-	Bot         *User     `json:"bot,omitempty"`
+	Bot         *User     `json:"bot,omitempty"` // nil when absent
 }
 
 // GuildScheduledEvent is a scheduled event of a guild. The interface uses
@@ -156,18 +156,18 @@ type PartialApplication struct {
 type GuildScheduledEvent struct {
 	ID                 Snowflake  `json:"id"`
 	GuildID            Snowflake  `json:"guild_id"`
-	ChannelID          *Snowflake `json:"channel_id"`
-	CreatorID          *Snowflake `json:"creator_id,omitempty"`
+	ChannelID          *Snowflake `json:"channel_id"`           // nil when null
+	CreatorID          *Snowflake `json:"creator_id,omitempty"` // nil when absent
 	Name               string     `json:"name"`
-	Description        *string    `json:"description,omitempty"`
+	Description        *string    `json:"description,omitempty"` // nil when absent
 	ScheduledStartTime time.Time  `json:"scheduled_start_time"`
-	ScheduledEndTime   *time.Time `json:"scheduled_end_time"`
+	ScheduledEndTime   *time.Time `json:"scheduled_end_time"` // nil when null
 	PrivacyLevel       int        `json:"privacy_level"`
 	Status             int        `json:"status"`
 	EntityType         int        `json:"entity_type"`
-	EntityID           *Snowflake `json:"entity_id"`
-	UserCount          *int       `json:"user_count,omitempty"`
-	Image              *string    `json:"image,omitempty"`
+	EntityID           *Snowflake `json:"entity_id"`            // nil when null
+	UserCount          *int       `json:"user_count,omitempty"` // nil when absent
+	Image              *string    `json:"image,omitempty"`      // nil when absent
 }
 
 // InviteDeleteEvent is the payload of the INVITE_DELETE event that Delete
@@ -208,7 +208,7 @@ type TargetUsersJobStatus struct {
 	TotalUsers     int                 `json:"total_users"`
 	ProcessedUsers int                 `json:"processed_users"`
 	CreatedAt      time.Time           `json:"created_at"`
-	CompletedAt    *time.Time          `json:"completed_at"`
+	CompletedAt    *time.Time          `json:"completed_at"` // nil when null
 	// ErrorMessage says why the job failed; meaningful only when Status is
 	// TargetUsersJobFailed.
 	ErrorMessage string `json:"error_message"`

@@ -18,27 +18,27 @@ type MemberService service
 
 // Member is a user's membership of a guild.
 type Member struct {
-	// User is absent in members attached to message events.
+	// User is absent in members attached to message events. Nil when absent.
 	User         *User       `json:"user,omitempty"`
-	Nick         *string     `json:"nick"`
-	Avatar       *string     `json:"avatar"` // guild avatar hash
-	Banner       *string     `json:"banner"` // guild banner hash
+	Nick         *string     `json:"nick"`   // nil when null
+	Avatar       *string     `json:"avatar"` // guild avatar hash; nil when null
+	Banner       *string     `json:"banner"` // guild banner hash; nil when null
 	Roles        []Snowflake `json:"roles"`
-	JoinedAt     *time.Time  `json:"joined_at"` // nil for a guest in a voice state
-	PremiumSince *time.Time  `json:"premium_since"`
+	JoinedAt     *time.Time  `json:"joined_at"`     // nil for a guest in a voice state; nil when null
+	PremiumSince *time.Time  `json:"premium_since"` // nil when null
 	Deaf         bool        `json:"deaf"`
 	Mute         bool        `json:"mute"`
 	Flags        MemberFlags `json:"flags"`
 	// Pending is true while membership screening is incomplete. It is
-	// present only in guild-prefixed events and some answers.
+	// present only in guild-prefixed events and some answers. Nil when absent.
 	Pending *bool `json:"pending,omitempty"`
 	// Permissions holds the member's channel permissions, only inside an
-	// interaction.
+	// interaction. Nil when absent.
 	Permissions *Permissions `json:"permissions,omitempty"`
 	// CommunicationDisabledUntil is when the member's timeout ends. nil or a
-	// past time means the member is not timed out; see [Member.TimedOut].
+	// past time means the member is not timed out; see [Member.TimedOut]. Nil when null.
 	CommunicationDisabledUntil *time.Time            `json:"communication_disabled_until"`
-	AvatarDecorationData       *AvatarDecorationData `json:"avatar_decoration_data"`
+	AvatarDecorationData       *AvatarDecorationData `json:"avatar_decoration_data"` // nil when null
 }
 
 // DisplayName returns the name the platform shows for the member: the

@@ -19,11 +19,11 @@ type Message struct {
 	ID        Snowflake `json:"id"`
 	ChannelID Snowflake `json:"channel_id"`
 	// Author is the webhook for a webhook message: its id, its name (or the
-	// execution's username override) and avatar, with Bot set.
+	// execution's username override) and avatar, with Bot set. Nil when absent.
 	Author          *User      `json:"author,omitempty"`
 	Content         string     `json:"content"`
 	Timestamp       time.Time  `json:"timestamp"`
-	EditedTimestamp *time.Time `json:"edited_timestamp"` // nil until edited
+	EditedTimestamp *time.Time `json:"edited_timestamp"` // nil until edited; nil when null
 	TTS             bool       `json:"tts"`
 	// MentionEveryone, Mentions and MentionRoles are built from the content
 	// (from the Text Display components of a Components V2 message) under the
@@ -34,14 +34,14 @@ type Message struct {
 	Attachments     []Attachment    `json:"attachments"`
 	Embeds          []Embed         `json:"embeds"`
 	Pinned          bool            `json:"pinned"`
-	WebhookID       *Snowflake      `json:"webhook_id,omitempty"`
+	WebhookID       *Snowflake      `json:"webhook_id,omitempty"` // nil when absent
 	Type            MessageType     `json:"type"`
-	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks
+	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks; nil when absent
 	Flags           MessageFlags    `json:"flags,omitempty"`
 	Components      components.List `json:"components,omitzero"`
-	Poll            *Poll           `json:"poll,omitempty"`
+	Poll            *Poll           `json:"poll,omitempty"` // nil when absent
 	// Thread is the thread the message started, when Execute Webhook made
-	// one (thread_name in a forum or media channel).
+	// one (thread_name in a forum or media channel). Nil when absent.
 	Thread *Channel `json:"thread,omitempty"`
 }
 
@@ -114,8 +114,8 @@ type Attachment struct {
 	Size        int64     `json:"size"` // bytes
 	URL         string    `json:"url"`
 	ProxyURL    string    `json:"proxy_url"`
-	Height      *int      `json:"height,omitempty"` // images only
-	Width       *int      `json:"width,omitempty"`  // images only
+	Height      *int      `json:"height,omitempty"` // images only; nil when absent
+	Width       *int      `json:"width,omitempty"`  // images only; nil when absent
 	Ephemeral   bool      `json:"ephemeral,omitempty"`
 	Flags       int       `json:"flags,omitempty"`
 }
@@ -143,15 +143,15 @@ type Embed struct {
 	URL         string    `json:"url,omitempty"`
 	Timestamp   time.Time `json:"timestamp,omitzero"`
 	// Color is the colour of the embed's left border, 0xRRGGBB; omitted means
-	// the default.
+	// the default. Zero Opt when absent, Null when null.
 	Color     Opt[int]       `json:"color,omitzero"`
-	Footer    *EmbedFooter   `json:"footer,omitempty"`
-	Image     *EmbedMedia    `json:"image,omitempty"`
-	Thumbnail *EmbedMedia    `json:"thumbnail,omitempty"`
-	Video     *EmbedMedia    `json:"video,omitempty"`    // response only
-	Provider  *EmbedProvider `json:"provider,omitempty"` // response only
-	Author    *EmbedAuthor   `json:"author,omitempty"`
-	Fields    []EmbedField   `json:"fields,omitzero"` // up to 25
+	Footer    *EmbedFooter   `json:"footer,omitempty"`    // nil when absent
+	Image     *EmbedMedia    `json:"image,omitempty"`     // nil when absent
+	Thumbnail *EmbedMedia    `json:"thumbnail,omitempty"` // nil when absent
+	Video     *EmbedMedia    `json:"video,omitempty"`     // response only; nil when absent
+	Provider  *EmbedProvider `json:"provider,omitempty"`  // response only; nil when absent
+	Author    *EmbedAuthor   `json:"author,omitempty"`    // nil when absent
+	Fields    []EmbedField   `json:"fields,omitzero"`     // up to 25
 }
 
 // EmbedType is the kind of an embed: "rich" for embeds sent by webhooks and
@@ -264,10 +264,10 @@ func validateAllowedMentions(v *ValidationError, path string, a AllowedMentions)
 type Poll struct {
 	Question         PollMedia      `json:"question"`
 	Answers          []PollAnswer   `json:"answers"`
-	Expiry           *time.Time     `json:"expiry"`
+	Expiry           *time.Time     `json:"expiry"` // nil when null
 	AllowMultiselect bool           `json:"allow_multiselect"`
 	LayoutType       PollLayoutType `json:"layout_type"`
-	Results          *PollResults   `json:"results,omitempty"`
+	Results          *PollResults   `json:"results,omitempty"` // nil when absent
 }
 
 // PollCreate is the poll request object of Execute Webhook.
@@ -275,7 +275,7 @@ type PollCreate struct {
 	Question PollMedia    `json:"question"` // Text required, up to 300 characters
 	Answers  []PollAnswer `json:"answers"`  // 1-10; Text up to 55 characters
 	// Duration is how long the poll is open, in hours: 1-768 (32 days);
-	// omitted means 24.
+	// absent (the zero Opt) means 24.
 	Duration         Opt[int]       `json:"duration,omitzero"`
 	AllowMultiselect bool           `json:"allow_multiselect,omitempty"`
 	LayoutType       PollLayoutType `json:"layout_type,omitempty"`
@@ -284,7 +284,7 @@ type PollCreate struct {
 // PollMedia is a poll's question or an answer's text and emoji.
 type PollMedia struct {
 	Text  string `json:"text,omitempty"`
-	Emoji *Emoji `json:"emoji,omitempty"`
+	Emoji *Emoji `json:"emoji,omitempty"` // nil when absent
 }
 
 // PollAnswer is one answer of a poll. AnswerID is set by the service.

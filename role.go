@@ -19,16 +19,16 @@ type Role struct {
 	Colors RoleColors `json:"colors"`
 	Hoist  bool       `json:"hoist"`
 	// Icon is the role icon's hash (guild feature ROLE_ICONS); Null when the
-	// role has none, omitted when the answer does not say.
+	// role has none, absent (the zero Opt) when the answer does not say.
 	Icon Opt[string] `json:"icon,omitzero"`
 	// UnicodeEmoji is the standard emoji shown as the role's icon; Null when
-	// none, omitted when the answer does not say.
+	// none, absent (the zero Opt) when the answer does not say.
 	UnicodeEmoji Opt[string] `json:"unicode_emoji,omitzero"`
 	Position     int         `json:"position"`
 	Permissions  Permissions `json:"permissions"`
 	Managed      bool        `json:"managed"`
 	Mentionable  bool        `json:"mentionable"`
-	Tags         *RoleTags   `json:"tags,omitempty"`
+	Tags         *RoleTags   `json:"tags,omitempty"` // nil when absent
 	Flags        RoleFlags   `json:"flags,omitempty"`
 }
 
@@ -54,21 +54,21 @@ func (f RoleFlags) String() string { return flagString(roleFlagNames, uint64(f))
 // unset.
 type RoleColors struct {
 	PrimaryColor   int  `json:"primary_color"`
-	SecondaryColor *int `json:"secondary_color"`
-	TertiaryColor  *int `json:"tertiary_color"`
+	SecondaryColor *int `json:"secondary_color"` // nil when null
+	TertiaryColor  *int `json:"tertiary_color"`  // nil when null
 }
 
 // RoleTags says what a managed role belongs to.
 type RoleTags struct {
-	BotID                 *Snowflake `json:"bot_id,omitempty"`
-	IntegrationID         *Snowflake `json:"integration_id,omitempty"`
-	SubscriptionListingID *Snowflake `json:"subscription_listing_id,omitempty"`
+	BotID                 *Snowflake `json:"bot_id,omitempty"`                  // nil when absent
+	IntegrationID         *Snowflake `json:"integration_id,omitempty"`          // nil when absent
+	SubscriptionListingID *Snowflake `json:"subscription_listing_id,omitempty"` // nil when absent
 	// The next three are flags that are true when present, and present as
 	// null: IsNull reports true. They are Opts so that a role re-encodes to
-	// what the service sent.
+	// what the service sent. Zero Opt when absent, Null when null.
 	PremiumSubscriber    Opt[bool] `json:"premium_subscriber,omitzero"`
-	AvailableForPurchase Opt[bool] `json:"available_for_purchase,omitzero"`
-	GuildConnections     Opt[bool] `json:"guild_connections,omitzero"`
+	AvailableForPurchase Opt[bool] `json:"available_for_purchase,omitzero"` // zero Opt when absent, Null when null
+	GuildConnections     Opt[bool] `json:"guild_connections,omitzero"`      // zero Opt when absent, Null when null
 }
 
 // Role limits.

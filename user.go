@@ -8,14 +8,14 @@ type User struct {
 	ID                   Snowflake                 `json:"id"`
 	Username             string                    `json:"username"`
 	Discriminator        string                    `json:"discriminator,omitempty"`
-	GlobalName           Opt[string]               `json:"global_name,omitzero"` // display name; Null when unset
-	Avatar               *string                   `json:"avatar"`
+	GlobalName           Opt[string]               `json:"global_name,omitzero"` // display name; Null when unset; zero Opt when absent, Null when null
+	Avatar               *string                   `json:"avatar"`               // nil when null
 	Bot                  bool                      `json:"bot,omitempty"`
 	System               bool                      `json:"system,omitempty"`
-	Banner               Opt[string]               `json:"banner,omitzero"`       // banner hash; Null when unset
-	AccentColor          Opt[int]                  `json:"accent_color,omitzero"` // RGB; Null when unset
-	PublicFlags          *int                      `json:"public_flags,omitempty"`
-	AvatarDecorationData Opt[AvatarDecorationData] `json:"avatar_decoration_data,omitzero"`
+	Banner               Opt[string]               `json:"banner,omitzero"`                 // banner hash; Null when unset; zero Opt when absent, Null when null
+	AccentColor          Opt[int]                  `json:"accent_color,omitzero"`           // RGB; Null when unset; zero Opt when absent, Null when null
+	PublicFlags          *int                      `json:"public_flags,omitempty"`          // nil when absent
+	AvatarDecorationData Opt[AvatarDecorationData] `json:"avatar_decoration_data,omitzero"` // zero Opt when absent, Null when null
 }
 
 // DisplayName returns the name the platform shows for the user: the global

@@ -30,17 +30,17 @@ type Webhook struct {
 	// GuildID is the guild the webhook is for; absent or null for some
 	// application webhooks.
 	GuildID   Opt[Snowflake] `json:"guild_id,omitzero"`
-	ChannelID *Snowflake     `json:"channel_id"`
-	// User is who created the webhook; omitted when fetched with the token.
+	ChannelID *Snowflake     `json:"channel_id"` // nil when null
+	// User is who created the webhook; omitted when fetched with the token. Nil when absent.
 	User   *User   `json:"user,omitempty"`
-	Name   *string `json:"name"`   // nil means the default name
-	Avatar *string `json:"avatar"` // avatar hash; nil means the default avatar
+	Name   *string `json:"name"`   // nil means the default name; nil when null
+	Avatar *string `json:"avatar"` // avatar hash; nil means the default avatar; nil when null
 	// Token is the webhook's secret, returned for incoming webhooks. It is
 	// never printed by String or GoString.
 	Token         string          `json:"token,omitempty"`
-	ApplicationID *Snowflake      `json:"application_id"` // the creating application, if any
-	SourceGuild   *PartialGuild   `json:"source_guild,omitempty"`
-	SourceChannel *PartialChannel `json:"source_channel,omitempty"`
+	ApplicationID *Snowflake      `json:"application_id"`           // the creating application, if any; nil when null
+	SourceGuild   *PartialGuild   `json:"source_guild,omitempty"`   // nil when absent
+	SourceChannel *PartialChannel `json:"source_channel,omitempty"` // nil when absent
 	// URL is returned by the webhooks OAuth2 flow. It holds the token.
 	URL string `json:"url,omitempty"`
 }
