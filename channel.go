@@ -177,6 +177,9 @@ type ActiveThreads struct {
 	// Members are the caller's thread member objects for the threads it
 	// joined.
 	Members []ThreadMember `json:"members"`
+	// HasMore says whether there are more active threads than answered
+	// (the reference platform's field; the interface answers all).
+	HasMore bool `json:"has_more"`
 }
 
 // List returns the guild's channels, threads excluded.

@@ -71,6 +71,12 @@ type Guild struct {
 	WelcomeScreen             *WelcomeScreen `json:"welcome_screen,omitempty"`                // inside an invite's guild; nil when absent
 	NSFWLevel                 NSFWLevel      `json:"nsfw_level"`
 	Stickers                  []Sticker      `json:"stickers,omitzero"`
+	// NSFW says whether the guild is age-restricted as a whole (the
+	// reference platform's field).
+	NSFW bool `json:"nsfw"`
+	// HomeHeader is the hash of the guild's home header image (the reference
+	// platform's field); zero Opt when absent, Null when null.
+	HomeHeader                Opt[string]    `json:"home_header,omitzero"`
 	PremiumProgressBarEnabled bool           `json:"premium_progress_bar_enabled"`
 	SafetyAlertsChannelID     *Snowflake     `json:"safety_alerts_channel_id"` // nil when null
 	IncidentsData             *IncidentsData `json:"incidents_data"`           // nil when null

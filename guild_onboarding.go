@@ -67,7 +67,7 @@ type OnboardingPromptOption struct {
 	EmojiName     *string     `json:"emoji_name,omitempty"`     // nil when absent
 	EmojiAnimated *bool       `json:"emoji_animated,omitempty"` // nil when absent
 	Title         string      `json:"title"`
-	Description   *string     `json:"description,omitempty"` // nil when absent
+	Description   *string     `json:"description"` // nil when null
 }
 
 // GetOnboarding returns the guild's onboarding flow.

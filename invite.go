@@ -24,8 +24,11 @@ type InviteService service
 // present only where the interface includes the metadata (Get Guild Invites
 // with MANAGE_GUILD); see [Invite.HasMetadata].
 type Invite struct {
-	Type    InviteType      `json:"type"`
-	Code    string          `json:"code"`
+	Type InviteType `json:"type"`
+	Code string     `json:"code"`
+	// GuildID is the invite's guild, for a guild invite (the reference
+	// platform's field). Nil when absent.
+	GuildID *Snowflake      `json:"guild_id,omitempty"`
 	Guild   *PartialGuild   `json:"guild,omitempty"`   // nil when absent
 	Channel *PartialChannel `json:"channel,omitempty"` // nil when absent
 	Inviter *User           `json:"inviter,omitempty"` // nil when absent
@@ -120,18 +123,21 @@ type InviteStageInstance struct {
 
 // PartialGuild is the part of a guild an invite or a webhook shows.
 type PartialGuild struct {
-	ID                       Snowflake         `json:"id"`
-	Name                     string            `json:"name"`
-	Icon                     *string           `json:"icon,omitempty"`        // nil when absent
-	Splash                   *string           `json:"splash,omitempty"`      // nil when absent
-	Banner                   *string           `json:"banner,omitempty"`      // nil when absent
-	Description              *string           `json:"description,omitempty"` // nil when absent
-	Features                 []GuildFeature    `json:"features,omitzero"`
-	VerificationLevel        VerificationLevel `json:"verification_level,omitempty"`
-	VanityURLCode            *string           `json:"vanity_url_code,omitempty"` // nil when absent
-	NSFWLevel                NSFWLevel         `json:"nsfw_level,omitempty"`
-	PremiumSubscriptionCount *int              `json:"premium_subscription_count,omitempty"` // nil when absent
-	WelcomeScreen            *WelcomeScreen    `json:"welcome_screen,omitempty"`             // nil when absent
+	ID   Snowflake `json:"id"`
+	Name string    `json:"name"`
+	// Icon is the guild's icon hash. An invite's guild has all of the fields
+	// below (null where unset); a follower webhook's source guild has only
+	// id, name and icon. Zero Opt when absent, Null when null.
+	Icon                     Opt[string]        `json:"icon,omitzero"`
+	Splash                   Opt[string]        `json:"splash,omitzero"`      // zero Opt when absent, Null when null
+	Banner                   Opt[string]        `json:"banner,omitzero"`      // zero Opt when absent, Null when null
+	Description              Opt[string]        `json:"description,omitzero"` // zero Opt when absent, Null when null
+	Features                 []GuildFeature     `json:"features,omitzero"`
+	VerificationLevel        *VerificationLevel `json:"verification_level,omitempty"`         // nil when absent
+	VanityURLCode            Opt[string]        `json:"vanity_url_code,omitzero"`             // zero Opt when absent, Null when null
+	NSFWLevel                *NSFWLevel         `json:"nsfw_level,omitempty"`                 // nil when absent
+	PremiumSubscriptionCount *int               `json:"premium_subscription_count,omitempty"` // nil when absent
+	WelcomeScreen            *WelcomeScreen     `json:"welcome_screen,omitempty"`             // nil when absent
 }
 
 // PartialChannel is the part of a channel an invite or a webhook shows.
@@ -149,6 +155,12 @@ type PartialApplication struct {
 	Icon        *string   `json:"icon"` // nil when null
 	Description string    `json:"description"`
 	Bot         *User     `json:"bot,omitempty"` // nil when absent
+	// Type is the application's type, null for most (the reference
+	// platform's field); zero Opt when absent, Null when null.
+	Type Opt[int] `json:"type,omitzero"`
+	// Flags are the application's public flags (the reference platform's
+	// field); nil when absent.
+	Flags *int `json:"flags,omitempty"`
 }
 
 // GuildScheduledEvent is a scheduled event of a guild. The interface uses

@@ -37,8 +37,8 @@ type Message struct {
 	WebhookID       *Snowflake      `json:"webhook_id,omitempty"` // nil when absent
 	Type            MessageType     `json:"type"`
 	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks; nil when absent
-	Flags           MessageFlags    `json:"flags,omitempty"`
-	Components      components.List `json:"components,omitzero"`
+	Flags           MessageFlags    `json:"flags"`
+	Components      components.List `json:"components"` // [] when none
 	Poll            *Poll           `json:"poll,omitempty"` // nil when absent
 	// Thread is the thread the message started, when Execute Webhook made
 	// one (thread_name in a forum or media channel). Nil when absent.

@@ -29,7 +29,7 @@ type Role struct {
 	Managed      bool        `json:"managed"`
 	Mentionable  bool        `json:"mentionable"`
 	Tags         *RoleTags   `json:"tags,omitempty"` // nil when absent
-	Flags        RoleFlags   `json:"flags,omitempty"`
+	Flags        RoleFlags   `json:"flags"`
 }
 
 // RoleFlags is the bit set of a role's flags. The interface does not list

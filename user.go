@@ -16,6 +16,22 @@ type User struct {
 	AccentColor          Opt[int]                  `json:"accent_color,omitzero"`           // RGB; Null when unset; zero Opt when absent, Null when null
 	PublicFlags          *int                      `json:"public_flags,omitempty"`          // nil when absent
 	AvatarDecorationData Opt[AvatarDecorationData] `json:"avatar_decoration_data,omitzero"` // zero Opt when absent, Null when null
+	// Flags are the user's flags, a bit set the interface does not list
+	// (the reference platform's); nil when absent.
+	Flags *int `json:"flags,omitempty"`
+	// PrimaryGuild is the guild whose tag the user shows (the reference
+	// platform's user object); zero Opt when absent, Null when null.
+	PrimaryGuild Opt[PrimaryGuild] `json:"primary_guild,omitzero"`
+}
+
+// PrimaryGuild is the guild tag a user shows beside their name. The
+// interface's documents do not show it; these are the reference platform's
+// fields.
+type PrimaryGuild struct {
+	IdentityGuildID *Snowflake `json:"identity_guild_id"` // nil when null
+	IdentityEnabled *bool      `json:"identity_enabled"`  // nil when null
+	Tag             *string    `json:"tag"`               // nil when null
+	Badge           *string    `json:"badge"`             // nil when null
 }
 
 // DisplayName returns the name the platform shows for the user: the global

@@ -50,7 +50,7 @@ func (s *Server) AddBan(guildID guildkit.Snowflake, b guildkit.Ban) guildkit.Ban
 	delete(gs.members, u.ID)
 	cp := b
 	gs.banMap()[u.ID] = &cp
-	return b
+	return shaped(b)
 }
 
 // Ban returns the ban of userID in the guild, and false when there is none.
@@ -65,7 +65,7 @@ func (s *Server) Ban(guildID, userID guildkit.Snowflake) (guildkit.Ban, bool) {
 	if !ok {
 		return guildkit.Ban{}, false
 	}
-	return *b, true
+	return shaped(*b), true
 }
 
 // sortedBans returns copies of the bans in ascending user-id order.

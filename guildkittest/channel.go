@@ -52,7 +52,7 @@ func (s *Server) Channel(guildID, channelID guildkit.Snowflake) (guildkit.Channe
 	if !ok {
 		return guildkit.Channel{}, false
 	}
-	return copyChannel(*ch), true
+	return shaped(copyChannel(*ch)), true
 }
 
 // Channels returns a guild's channels, threads excluded, in the order Get
@@ -60,7 +60,7 @@ func (s *Server) Channel(guildID, channelID guildkit.Snowflake) (guildkit.Channe
 func (s *Server) Channels(guildID guildkit.Snowflake) []guildkit.Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.mustGuild(guildID).sortedChannels()
+	return shaped(s.mustGuild(guildID).sortedChannels())
 }
 
 // listChannels: Get Guild Channels.
@@ -232,7 +232,7 @@ func (s *Server) createChannel(c *call) {
 	gs.channels[ch.ID] = &ch
 	out := copyChannel(ch)
 	s.emit(guildkit.EventChannelCreate, gs.guild.ID, out)
-	c.json(http.StatusOK, out)
+	c.json(http.StatusCreated, out) // 201, as the reference platform answers
 }
 
 // modifyChannelPositions: Modify Guild Channel Positions. MANAGE_CHANNELS;
@@ -355,7 +355,7 @@ func (s *Server) AddThread(guildID, parentID guildkit.Snowflake, th guildkit.Cha
 	gs.channels[th.ID] = &cp
 	gs.settings.threadMembers[th.ID] = map[guildkit.Snowflake]guildkit.ThreadMember{}
 	s.addThreadMemberLocked(gs, &cp, th.OwnerID)
-	return copyChannel(cp)
+	return shaped(copyChannel(cp))
 }
 
 // AddThreadMember adds a user to a thread and returns the thread member.

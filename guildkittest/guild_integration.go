@@ -30,14 +30,14 @@ func (s *Server) AddIntegration(guildID guildkit.Snowflake, in guildkit.Integrat
 	}
 	cp := copyIntegration(in)
 	gs.settings.integrations[in.ID] = &cp
-	return copyIntegration(in)
+	return shaped(copyIntegration(in))
 }
 
 // Integrations returns a guild's integrations by id, all of them.
 func (s *Server) Integrations(guildID guildkit.Snowflake) []guildkit.Integration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return sortedIntegrations(s.mustGuild(guildID))
+	return shaped(sortedIntegrations(s.mustGuild(guildID)))
 }
 
 func sortedIntegrations(gs *guildState) []guildkit.Integration {

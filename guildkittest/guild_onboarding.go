@@ -22,7 +22,7 @@ func copyOnboarding(o guildkit.Onboarding) guildkit.Onboarding {
 func (s *Server) Onboarding(guildID guildkit.Snowflake) guildkit.Onboarding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return copyOnboarding(s.mustGuild(guildID).settings.onboarding)
+	return shaped(copyOnboarding(s.mustGuild(guildID).settings.onboarding))
 }
 
 // getOnboarding: Get Guild Onboarding.

@@ -19,7 +19,7 @@ func (s *Server) WelcomeScreen(guildID guildkit.Snowflake) (guildkit.WelcomeScre
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	gs := s.mustGuild(guildID)
-	return copyWelcome(gs.settings.welcome), gs.guild.HasFeature(guildkit.FeatureWelcomeScreenEnabled)
+	return shaped(copyWelcome(gs.settings.welcome)), gs.guild.HasFeature(guildkit.FeatureWelcomeScreenEnabled)
 }
 
 // getWelcomeScreen: Get Guild Welcome Screen; MANAGE_GUILD while it is not

@@ -48,7 +48,7 @@ func (s *Server) AddInvite(guildID, channelID guildkit.Snowflake, inv guildkit.I
 	if inv.Inviter != nil {
 		inviter = inv.Inviter.ID
 	}
-	return s.addInviteLocked(gs, channelID, inviter, inv)
+	return shaped(s.addInviteLocked(gs, channelID, inviter, inv))
 }
 
 // addInviteLocked stores a new invite; the caller holds s.mu.
@@ -89,10 +89,15 @@ func (s *Server) inviteJSON(is *inviteState, withMetadata bool) guildkit.Invite 
 	inv := is.invite
 	if gs, ok := s.guilds[is.guildID]; ok {
 		g := gs.guild
+		id := g.ID
+		inv.GuildID = &id
+		vl, nl := g.VerificationLevel, g.NSFWLevel
+		// An invite's guild has every field of the reference platform's
+		// partial guild, null where unset.
 		inv.Guild = &guildkit.PartialGuild{
-			ID: g.ID, Name: g.Name, Icon: g.Icon, Splash: g.Splash, Banner: g.Banner,
-			Description: g.Description, Features: append([]guildkit.GuildFeature{}, g.Features...),
-			VerificationLevel: g.VerificationLevel, VanityURLCode: g.VanityURLCode, NSFWLevel: g.NSFWLevel,
+			ID: g.ID, Name: g.Name, Icon: nullable(g.Icon), Splash: nullable(g.Splash), Banner: nullable(g.Banner),
+			Description: nullable(g.Description), Features: append([]guildkit.GuildFeature{}, g.Features...),
+			VerificationLevel: &vl, VanityURLCode: nullable(g.VanityURLCode), NSFWLevel: &nl,
 			PremiumSubscriptionCount: g.PremiumSubscriptionCount,
 		}
 		if ch, ok := gs.channels[is.channelID]; ok {
@@ -117,7 +122,7 @@ func (s *Server) Invite(code string) (guildkit.Invite, bool) {
 	if !ok {
 		return guildkit.Invite{}, false
 	}
-	return s.inviteJSON(is, true), true
+	return shaped(s.inviteJSON(is, true)), true
 }
 
 // inviteServer is what the server keeps for invites beyond the invites

@@ -33,7 +33,7 @@ func (s *Server) Role(guildID, roleID guildkit.Snowflake) (guildkit.Role, bool) 
 	if !ok {
 		return guildkit.Role{}, false
 	}
-	return *r, true
+	return shaped(*r), true
 }
 
 // role resolves the {role_id} wildcard, answering 404 Unknown Role.

@@ -57,6 +57,8 @@ const APIPrefix = "/api/v10"
 
 // Server is an in-memory guild interface served over HTTP.
 type Server struct {
+	files fileStore // uploaded attachments' bytes: attachment.go
+
 	// URL is the server's root address, "http://127.0.0.1:port", with no
 	// trailing slash. The interface is served both at URL and at URL +
 	// APIPrefix.
@@ -186,6 +188,7 @@ func newServer(opts []Option) *Server {
 // resetState empties everything the server keeps but its options; the
 // caller holds s.mu or owns s alone.
 func (s *Server) resetState() {
+	s.files.reset()
 	s.tokens = make(map[string]guildkit.Snowflake)
 	s.users = make(map[guildkit.Snowflake]*guildkit.User)
 	s.guilds = make(map[guildkit.Snowflake]*guildState)
@@ -220,6 +223,7 @@ func (s *Server) handler() http.Handler {
 	root := http.NewServeMux()
 	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
 	root.Handle(ControlPrefix, s.controlHandler())
+	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
 	root.Handle("/", api)
 	return root
 }
@@ -506,6 +510,7 @@ func (s *Server) authenticate(r *http.Request) (guildkit.Snowflake, bool) {
 
 // json writes v with status.
 func (c *call) json(status int, v any) {
+	v = withShapes(v)
 	c.status = status
 	c.w.Header().Set("Content-Type", "application/json")
 	c.w.WriteHeader(status)

@@ -50,7 +50,7 @@ func (s *Server) AddUser(u guildkit.User) guildkit.User {
 	}
 	cp := u
 	s.users[u.ID] = &cp
-	return u
+	return shaped(u)
 }
 
 // AddGuild adds a guild and returns it as stored. A zero ID gets a fresh
@@ -104,7 +104,7 @@ func (s *Server) AddGuild(g guildkit.Guild) guildkit.Guild {
 		s.users[g.OwnerID] = &guildkit.User{ID: g.OwnerID, Username: "owner" + g.OwnerID.String(), Discriminator: "0"}
 	}
 	s.addMemberLocked(gs, guildkit.Member{User: s.users[g.OwnerID]})
-	return s.guildJSON(gs)
+	return shaped(s.guildJSON(gs))
 }
 
 // initGuild gives a new guild the state later resources keep. Resources add
@@ -134,7 +134,7 @@ func (s *Server) AddMember(guildID guildkit.Snowflake, m guildkit.Member) guildk
 		s.users[u.ID] = &cp
 	}
 	m.User = s.users[u.ID]
-	return s.addMemberLocked(gs, m).member
+	return shaped(s.addMemberLocked(gs, m).member)
 }
 
 func (s *Server) addMemberLocked(gs *guildState, m guildkit.Member) *memberState {
@@ -170,7 +170,7 @@ func (s *Server) AddRole(guildID guildkit.Snowflake, r guildkit.Role) guildkit.R
 	}
 	cp := r
 	gs.roles[r.ID] = &cp
-	return r
+	return shaped(r)
 }
 
 // AddChannel adds a channel to a guild and returns it. A zero ID gets a
@@ -188,7 +188,7 @@ func (s *Server) AddChannel(guildID guildkit.Snowflake, ch guildkit.Channel) gui
 	}
 	cp := ch
 	gs.channels[ch.ID] = &cp
-	return ch
+	return shaped(ch)
 }
 
 // Guild returns the guild as the server holds it, roles included.
@@ -199,7 +199,7 @@ func (s *Server) Guild(id guildkit.Snowflake) (guildkit.Guild, bool) {
 	if !ok {
 		return guildkit.Guild{}, false
 	}
-	return s.guildJSON(gs), true
+	return shaped(s.guildJSON(gs)), true
 }
 
 // Member returns a member as the server holds it.
@@ -214,7 +214,7 @@ func (s *Server) Member(guildID, userID guildkit.Snowflake) (guildkit.Member, bo
 	if !ok {
 		return guildkit.Member{}, false
 	}
-	return copyMember(ms.member), true
+	return shaped(copyMember(ms.member)), true
 }
 
 func (s *Server) mustGuild(id guildkit.Snowflake) *guildState {

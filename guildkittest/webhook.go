@@ -139,7 +139,7 @@ func (s *Server) Webhook(id guildkit.Snowflake) (guildkit.Webhook, bool) {
 	if !ok {
 		return guildkit.Webhook{}, false
 	}
-	return s.webhookJSON(e, true), true
+	return shaped(s.webhookJSON(e, true)), true
 }
 
 // webhookJSON returns the webhook as the interface shows it; withUser false
@@ -482,5 +482,5 @@ func (s *Server) Webhooks() []guildkit.Webhook {
 	for _, e := range sortedByID(s.wh().hooks) {
 		out = append(out, s.webhookJSON(e, true))
 	}
-	return out
+	return shaped(out)
 }

@@ -35,7 +35,7 @@ func (s *Server) WebhookMessages(webhookID guildkit.Snowflake) []guildkit.Messag
 		}
 	}
 	slices.SortFunc(out, func(a, b guildkit.Message) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return shaped(out)
 }
 
 // WebhookMessage returns a webhook message by id.
@@ -46,7 +46,7 @@ func (s *Server) WebhookMessage(id guildkit.Snowflake) (guildkit.Message, bool) 
 	if !ok {
 		return guildkit.Message{}, false
 	}
-	return copyWebhookMessage(m.msg), true
+	return shaped(copyWebhookMessage(m.msg)), true
 }
 
 // ArchiveWebhookThread marks a thread (a channel added with AddChannel, of a

@@ -1,11 +1,13 @@
 package guildkittest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -19,6 +21,7 @@ type webhookFile struct {
 	filename    string
 	contentType string
 	size        int64
+	data        []byte // the file's bytes, kept for its URL to serve when within attachmentKeep
 }
 
 // messageUpload is what [readMessageUpload] made of an Execute Webhook or
@@ -135,11 +138,22 @@ func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 				up.problems = map[string]string{"files": fmt.Sprintf("Must be %d or fewer in length.", MaxMessageFiles)}
 				return nil
 			}
-			size, err := io.Copy(io.Discard, part)
+			var kept bytes.Buffer
+			size, err := io.Copy(&kept, io.LimitReader(part, attachmentKeep+1))
 			if err != nil {
 				return err
 			}
-			up.files = append(up.files, webhookFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size})
+			data := kept.Bytes()
+			if size > attachmentKeep {
+				// Too large to keep: its size is counted, its bytes are not.
+				data = nil
+				more, err := io.Copy(io.Discard, part)
+				if err != nil {
+					return err
+				}
+				size += more
+			}
+			up.files = append(up.files, webhookFile{index: n, filename: part.FileName(), contentType: part.Header.Get("Content-Type"), size: size, data: data})
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
 				return err
@@ -165,8 +179,9 @@ func (s *Server) newAttachments(channelID guildkit.Snowflake, kept []guildkit.At
 			}
 			a.Description = e.Description
 		}
-		a.URL = fmt.Sprintf("%s/attachments/%s/%s/%s", s.URL, channelID, a.ID, a.Filename)
+		a.URL = fmt.Sprintf("%s/attachments/%s/%s/%s", s.URL, channelID, a.ID, url.PathEscape(a.Filename))
 		a.ProxyURL = a.URL
+		s.files.put(a.ID, storedFile{contentType: f.contentType, data: f.data})
 		out = append(out, a)
 	}
 	return out
