@@ -38,7 +38,7 @@ type Message struct {
 	Type            MessageType     `json:"type"`
 	ApplicationID   *Snowflake      `json:"application_id,omitempty"` // set for application-owned webhooks; nil when absent
 	Flags           MessageFlags    `json:"flags"`
-	Components      components.List `json:"components"` // [] when none
+	Components      components.List `json:"components"`     // [] when none
 	Poll            *Poll           `json:"poll,omitempty"` // nil when absent
 	// Thread is the thread the message started, when Execute Webhook made
 	// one (thread_name in a forum or media channel). Nil when absent.
