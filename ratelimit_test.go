@@ -478,3 +478,48 @@ func TestStateIsPerClient(t *testing.T) {
 	assert.Equal(t, 1, srv.RateLimited())
 	hc.CloseIdleConnections()
 }
+
+// TestPastResetDoesNotDelay: an answer that says the bucket is used up but
+// its window already ended (a negative X-RateLimit-Reset-After, or none and
+// an X-RateLimit-Reset in the past) does not hold the next calls back.
+func TestPastResetDoesNotDelay(t *testing.T) {
+	t.Parallel()
+	for name, headers := range map[string]map[string]string{
+		"negative Reset-After":      {"X-RateLimit-Reset-After": "-3.5", "X-RateLimit-Reset": "1"},
+		"Reset in the past":         {"X-RateLimit-Reset": "1000000000"},
+		"unreadable Reset-After":    {"X-RateLimit-Reset-After": "soon", "X-RateLimit-Reset": "1000000000.25"},
+		"negative, no Reset at all": {"X-RateLimit-Reset-After": "-0.001"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var waits []guildkit.RateLimitEvent
+			c, mux := setup(t, guildkit.WithRateLimitObserver(func(e guildkit.RateLimitEvent) {
+				if e.Kind == guildkit.RateLimitWait {
+					mu.Lock()
+					waits = append(waits, e)
+					mu.Unlock()
+				}
+			}))
+			var calls atomic.Int32
+			mux.HandleFunc("GET /guilds/1", func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.Header().Set("X-RateLimit-Limit", "1")
+				w.Header().Set("X-RateLimit-Remaining", "0")
+				w.Header().Set("X-RateLimit-Bucket", "b1")
+				for k, v := range headers {
+					w.Header().Set(k, v)
+				}
+				writeJSON(w, http.StatusOK, map[string]any{"id": "1", "name": "g"})
+			})
+			for range 3 {
+				_, err := c.Guilds.Get(t.Context(), 1, nil)
+				require.NoError(t, err)
+			}
+			assert.Equal(t, int32(3), calls.Load())
+			mu.Lock()
+			defer mu.Unlock()
+			assert.Empty(t, waits, "no call waited for a window that had already ended")
+		})
+	}
+}

@@ -33,11 +33,16 @@ type Headers struct {
 }
 
 // ParseHeaders reads the rate-limit headers. It never fails: a header that is
-// absent, negative, not a number or absurd is ignored (a negative
-// Reset-After reads as "no reset known", not as a wait). Only the relative,
-// sub-second X-RateLimit-Reset-After is used for timing; the absolute
-// X-RateLimit-Reset depends on the two clocks agreeing.
+// absent, not a number or absurd is ignored. The relative, sub-second
+// X-RateLimit-Reset-After is used for timing when it is usable; a negative
+// one means the window has already ended (reset now). When it is absent or
+// unreadable, the absolute X-RateLimit-Reset (seconds since the epoch) is
+// read against the local clock, a reset in the past again meaning now.
 func ParseHeaders(h http.Header) Headers {
+	return parseHeadersAt(h, time.Now())
+}
+
+func parseHeadersAt(h http.Header, now time.Time) Headers {
 	out := Headers{
 		Bucket: headerValue(h, hBucket),
 		Scope:  headerValue(h, hScope),
@@ -50,8 +55,12 @@ func ParseHeaders(h http.Header) Headers {
 		out.Limit = limit
 		out.Remaining = min(remaining, limit)
 	}
-	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hResetAfter)), 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
+	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hResetAfter)), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		// Seconds maps a negative value, a window already over, to 0.
 		out.ResetAfter, out.HasReset = Seconds(f), true
+	} else if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hReset)), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && f > 0 {
+		at := time.Unix(0, 0).Add(time.Duration(f * float64(time.Second)))
+		out.ResetAfter, out.HasReset = Seconds(at.Sub(now).Seconds()), true
 	}
 	return out
 }
@@ -62,6 +71,7 @@ const (
 	hLimit      = "X-Ratelimit-Limit"
 	hRemaining  = "X-Ratelimit-Remaining"
 	hResetAfter = "X-Ratelimit-Reset-After"
+	hReset      = "X-Ratelimit-Reset"
 	hBucket     = "X-Ratelimit-Bucket"
 	hGlobal     = "X-Ratelimit-Global"
 	hScope      = "X-Ratelimit-Scope"
@@ -105,7 +115,7 @@ func ParseLimited(h http.Header, body []byte) Limited {
 			out.RetryAfter, found = Seconds(*b.RetryAfter), true
 		}
 	}
-	if !found && hd.HasReset {
+	if !found && hd.HasReset && !strings.HasPrefix(strings.TrimSpace(headerValue(h, hResetAfter)), "-") {
 		out.RetryAfter, found = hd.ResetAfter, true
 	}
 	if !found {

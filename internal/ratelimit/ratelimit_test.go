@@ -249,10 +249,32 @@ func TestParseHeaders(t *testing.T) {
 	got := ParseHeaders(h)
 	assert.Equal(t, Headers{Limited: true, Limit: 5, Remaining: 3, ResetAfter: 250 * time.Millisecond, HasReset: true, Bucket: "abc"}, got)
 
-	for _, v := range []string{"-5", "NaN", "Inf", "soon", ""} {
+	for _, v := range []string{"NaN", "Inf", "soon", ""} {
 		h.Set("X-RateLimit-Reset-After", v)
 		assert.False(t, ParseHeaders(h).HasReset, v)
 	}
+	// A negative Reset-After is a window already over: reset now.
+	h.Set("X-RateLimit-Reset-After", "-5")
+	got = ParseHeaders(h)
+	assert.True(t, got.HasReset)
+	assert.Zero(t, got.ResetAfter)
+
+	// Without a usable Reset-After, the absolute Reset is read against the
+	// clock; one in the past is now.
+	now := time.Unix(1_700_000_000, 0)
+	h.Set("X-RateLimit-Reset-After", "soon")
+	h.Set("X-RateLimit-Reset", "1700000002.5")
+	got = parseHeadersAt(h, now)
+	assert.True(t, got.HasReset)
+	assert.Equal(t, 2500*time.Millisecond, got.ResetAfter)
+	h.Set("X-RateLimit-Reset", "1699999990")
+	got = parseHeadersAt(h, now)
+	assert.True(t, got.HasReset)
+	assert.Zero(t, got.ResetAfter)
+	h.Del("X-RateLimit-Reset-After")
+	h.Set("X-RateLimit-Reset", "yesterday")
+	assert.False(t, parseHeadersAt(h, now).HasReset)
+	h.Del("X-RateLimit-Reset")
 	h.Set("X-RateLimit-Remaining", "-1")
 	assert.False(t, ParseHeaders(h).Limited)
 	h.Set("X-RateLimit-Scope", "global")
