@@ -1,8 +1,10 @@
 package guildkit
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -26,10 +28,11 @@ type Credential interface {
 }
 
 type credential struct {
-	scheme, token string
+	scheme string
+	token  *secret
 }
 
-func (c credential) authorization() string { return c.scheme + " " + c.token }
+func (c credential) authorization() string { return c.scheme + " " + c.token.value() }
 
 // String returns the scheme and a placeholder, never the token.
 func (c credential) String() string { return c.scheme + " <redacted>" }
@@ -37,22 +40,55 @@ func (c credential) String() string { return c.scheme + " <redacted>" }
 // GoString returns the same as String, so %#v does not show the token either.
 func (c credential) GoString() string { return c.String() }
 
+// Format prints String for every verb, so no verb reaches the token.
+func (c credential) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue logs String.
+func (c credential) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// MarshalJSON encodes String.
+func (c credential) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
 // credentialToken returns the secret part of cred, or "" when there is
 // none.
 func credentialToken(cred Credential) string {
 	if c, ok := cred.(credential); ok {
-		return c.token
+		return c.token.value()
 	}
 	return ""
 }
 
+// secret holds a token behind two pointers. fmt prints a pointer it meets
+// inside a struct as an address, never what it points at; only a verb the
+// type does not support makes it print the value it was given as is, one
+// level deep. Two levels keep the token out of reach either way, so a value
+// that holds a *secret (a Client or a WebhookClient, copied, nested or
+// embedded) cannot print the token under any verb; encoding/json does not
+// see unexported fields at all.
+type secret struct{ p *string }
+
+func newSecret(s string) *secret { return &secret{&s} }
+
+func (s *secret) value() string {
+	if s == nil || s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+// Format, LogValue and MarshalJSON show a placeholder, should a secret ever
+// be printed on its own.
+func (s *secret) Format(f fmt.State, _ rune)   { _, _ = io.WriteString(f, "<redacted>") }
+func (s *secret) LogValue() slog.Value         { return slog.StringValue("<redacted>") }
+func (s *secret) MarshalJSON() ([]byte, error) { return []byte(`"<redacted>"`), nil }
+
 // BotToken is a bot's token, sent as "Authorization: Bot <token>" (the
 // reference platform's form; the interface leaves the header syntax unshown).
-func BotToken(token string) Credential { return credential{"Bot", token} }
+func BotToken(token string) Credential { return credential{"Bot", newSecret(token)} }
 
 // BearerToken is a user's OAuth2 access token, sent as
 // "Authorization: Bearer <token>".
-func BearerToken(token string) Credential { return credential{"Bearer", token} }
+func BearerToken(token string) Credential { return credential{"Bearer", newSecret(token)} }
 
 // Client talks to the guild interface. Make one with [New]; it is safe for
 // concurrent use, and all its services share one transport (retries and rate
@@ -205,7 +241,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("guildkit: WithBaseURL: %q must not carry a query, fragment or user info", cfg.baseURL)
 	}
 	if cred != nil {
-		if cr, ok := cred.(credential); ok && strings.TrimSpace(cr.token) == "" {
+		if cr, ok := cred.(credential); ok && strings.TrimSpace(cr.token.value()) == "" {
 			return nil, errors.New("guildkit: empty token")
 		}
 	}
@@ -263,3 +299,12 @@ func (c *Client) String() string {
 	}
 	return fmt.Sprintf("guildkit.Client{%s, %s}", c.baseURL, cred)
 }
+
+// GoString returns String, for %#v.
+func (c *Client) GoString() string { return c.String() }
+
+// Format prints String for every verb.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue logs String.
+func (c *Client) LogValue() slog.Value { return slog.StringValue(c.String()) }

@@ -3,6 +3,8 @@ package guildkit
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -60,6 +62,13 @@ func (w Webhook) String() string {
 
 // GoString is String, so that %#v does not print the token either.
 func (w Webhook) GoString() string { return w.String() }
+
+// Format prints String for every verb (%d or %x of the struct would
+// otherwise print its fields, the token among them).
+func (w Webhook) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, w.String()) }
+
+// LogValue logs String.
+func (w Webhook) LogValue() slog.Value { return slog.StringValue(w.String()) }
 
 // ApplicationOwned reports whether an application owns the webhook (its
 // application_id is set). Application-owned webhooks may send every kind of

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
@@ -18,7 +20,7 @@ import (
 // concurrent use.
 type WebhookClient struct {
 	id    Snowflake
-	token string
+	token *secret // behind a pointer, out of fmt's reach
 	c     *Client
 }
 
@@ -41,7 +43,7 @@ func NewWebhookClient(webhookURL string, opts ...Option) (*WebhookClient, error)
 	if err != nil {
 		return nil, redactErr(err, []string{token})
 	}
-	return &WebhookClient{id: id, token: token, c: c}, nil
+	return &WebhookClient{id: id, token: newSecret(token), c: c}, nil
 }
 
 func parseWebhookURL(raw string) (id Snowflake, token, base string, err error) {
@@ -97,54 +99,66 @@ func (w *WebhookClient) String() string {
 // GoString is String, so that %#v does not print the token either.
 func (w *WebhookClient) GoString() string { return "guildkit.WebhookClient{" + w.String() + "}" }
 
+// Format prints String for every verb.
+func (w *WebhookClient) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		_, _ = io.WriteString(f, w.GoString())
+		return
+	}
+	_, _ = io.WriteString(f, w.String())
+}
+
+// LogValue logs String.
+func (w *WebhookClient) LogValue() slog.Value { return slog.StringValue(w.String()) }
+
 // Execute posts a message; see [WebhookService.Execute].
 func (w *WebhookClient) Execute(ctx context.Context, params *WebhookExecuteParams, opts ...RequestOption) (*Message, error) {
-	return w.c.Webhooks.Execute(ctx, w.id, w.token, params, opts...)
+	return w.c.Webhooks.Execute(ctx, w.id, w.token.value(), params, opts...)
 }
 
 // ExecuteChatCompat posts a message in the external chat service's format;
 // see [WebhookService.ExecuteChatCompat].
 func (w *WebhookClient) ExecuteChatCompat(ctx context.Context, payload *ChatCompatPayload, params *WebhookCompatParams, opts ...RequestOption) (*Message, error) {
-	return w.c.Webhooks.ExecuteChatCompat(ctx, w.id, w.token, payload, params, opts...)
+	return w.c.Webhooks.ExecuteChatCompat(ctx, w.id, w.token.value(), payload, params, opts...)
 }
 
 // ExecuteRepoCompat posts a code-hosting service's event; see
 // [WebhookService.ExecuteRepoCompat].
 func (w *WebhookClient) ExecuteRepoCompat(ctx context.Context, event RepoEvent, payload json.RawMessage, params *WebhookCompatParams, opts ...RequestOption) (*Message, error) {
-	return w.c.Webhooks.ExecuteRepoCompat(ctx, w.id, w.token, event, payload, params, opts...)
+	return w.c.Webhooks.ExecuteRepoCompat(ctx, w.id, w.token.value(), event, payload, params, opts...)
 }
 
 // GetMessage returns a message the webhook sent; see
 // [WebhookService.GetMessage].
 func (w *WebhookClient) GetMessage(ctx context.Context, messageID Snowflake, params *WebhookMessageGetParams, opts ...RequestOption) (*Message, error) {
-	return w.c.Webhooks.GetMessage(ctx, w.id, w.token, messageID, params, opts...)
+	return w.c.Webhooks.GetMessage(ctx, w.id, w.token.value(), messageID, params, opts...)
 }
 
 // EditMessage edits a message the webhook sent; see
 // [WebhookService.EditMessage].
 func (w *WebhookClient) EditMessage(ctx context.Context, messageID Snowflake, params *WebhookMessageEditParams, opts ...RequestOption) (*Message, error) {
-	return w.c.Webhooks.EditMessage(ctx, w.id, w.token, messageID, params, opts...)
+	return w.c.Webhooks.EditMessage(ctx, w.id, w.token.value(), messageID, params, opts...)
 }
 
 // DeleteMessage deletes a message the webhook sent; see
 // [WebhookService.DeleteMessage].
 func (w *WebhookClient) DeleteMessage(ctx context.Context, messageID Snowflake, params *WebhookMessageDeleteParams, opts ...RequestOption) error {
-	return w.c.Webhooks.DeleteMessage(ctx, w.id, w.token, messageID, params, opts...)
+	return w.c.Webhooks.DeleteMessage(ctx, w.id, w.token.value(), messageID, params, opts...)
 }
 
 // Get returns the webhook, without its user; see
 // [WebhookService.GetWithToken].
 func (w *WebhookClient) Get(ctx context.Context, opts ...RequestOption) (*Webhook, error) {
-	return w.c.Webhooks.GetWithToken(ctx, w.id, w.token, opts...)
+	return w.c.Webhooks.GetWithToken(ctx, w.id, w.token.value(), opts...)
 }
 
 // Modify changes the webhook's name or avatar; see
 // [WebhookService.ModifyWithToken].
 func (w *WebhookClient) Modify(ctx context.Context, params *WebhookModifyWithTokenParams, opts ...RequestOption) (*Webhook, error) {
-	return w.c.Webhooks.ModifyWithToken(ctx, w.id, w.token, params, opts...)
+	return w.c.Webhooks.ModifyWithToken(ctx, w.id, w.token.value(), params, opts...)
 }
 
 // Delete deletes the webhook; see [WebhookService.DeleteWithToken].
 func (w *WebhookClient) Delete(ctx context.Context, opts ...RequestOption) error {
-	return w.c.Webhooks.DeleteWithToken(ctx, w.id, w.token, opts...)
+	return w.c.Webhooks.DeleteWithToken(ctx, w.id, w.token.value(), opts...)
 }
