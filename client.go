@@ -263,6 +263,14 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
+	// The interface never redirects a call, and following one would carry
+	// the Authorization header to another port or over plain http, replay a
+	// body holding an access token, and send a webhook token wherever the
+	// Location points. A 3xx is an answer: send turns it into a
+	// *RedirectError. The caller's client is copied, not changed.
+	noRedirect := *hc
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	hc = &noRedirect
 	if o := cfg.observer; o != nil && o.RateLimit != nil {
 		prev := cfg.limits.observer
 		cfg.limits.observer = func(e RateLimitEvent) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,6 +158,40 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeFailedToBanUsers
 	}
 	return false
+}
+
+// RedirectError reports a 3xx answer. The interface never redirects a call,
+// so the client does not follow one: a redirect would carry the credential,
+// a body's access token or a webhook token to wherever it points. Host is
+// the host the Location header names (the request's own when it names
+// none); the path is left out, since it may hold a token.
+type RedirectError struct {
+	Status int
+	Method string
+	Route  string // route template
+	Host   string
+}
+
+func (e *RedirectError) Error() string {
+	host := e.Host
+	if host == "" {
+		host = "an unnamed location"
+	}
+	return fmt.Sprintf("guildkit: %s %s: %d %s: the answer redirects to %s; the client does not follow redirects (is the base URL right?)",
+		e.Method, e.Route, e.Status, http.StatusText(e.Status), host)
+}
+
+// redirectHost returns the host a Location value points at, resolved
+// against the request's URL, or "".
+func redirectHost(base *url.URL, location string) string {
+	if location == "" {
+		return ""
+	}
+	u, err := base.Parse(location)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // safeHeader returns a copy of h for an [APIError]: cookies are left out,

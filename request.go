@@ -258,6 +258,11 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(unwrapURLError(err), secrets)}
 	}
 	c.logDone(ctx, st, resp.StatusCode, start)
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		return nil, &RedirectError{Status: resp.StatusCode, Method: r.method, Route: r.route, Host: redirectHost(req.URL, resp.Header.Get("Location"))}
+	}
 	if resp.StatusCode < 400 {
 		return resp, nil
 	}
