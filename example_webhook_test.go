@@ -81,7 +81,7 @@ func ExampleNewWebhookClient() {
 	// Output:
 	// 223704706495545344
 	// https://chat.example.com/api/v10/webhooks/223704706495545344/<redacted>
-	// guildkit: NewWebhookClient: the webhook id "not-an-id" is not a snowflake
+	// guildkit: NewWebhookClient: the segment after /webhooks/ (9 characters) is not a snowflake id; the URL must end in /webhooks/{id}/{token}
 	// disk 60% full (resolved) true
 }
 

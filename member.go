@@ -304,7 +304,7 @@ func (s *MemberService) Add(ctx context.Context, guildID, userID Snowflake, para
 	var m Member
 	res, err := s.c.do(ctx, &request{
 		method: "PUT", route: "/guilds/{guild.id}/members/{user.id}", path: []any{guildID, userID},
-		body: params, opts: opts,
+		body: params, opts: opts, secrets: []string{params.AccessToken},
 	}, &m)
 	if err != nil {
 		return nil, err

@@ -227,7 +227,7 @@ func (ob *observation) end(st *attempt, err error) {
 	e := CallEvent{Call: ob.info, Attempts: ob.attempts, Status: ob.status,
 		Duration: time.Since(ob.info.Start), ErrorKind: errorKindOf(err), Err: err}
 	if st != nil {
-		e.RateLimitWait, e.Bucket = st.rl.Waited, st.rl.Bucket
+		e.RateLimitWait, e.Bucket = st.rl.Waited, st.redact(st.rl.Bucket)
 	}
 	ob.o.CallEnd(ob.ctx, e)
 }
@@ -275,7 +275,7 @@ func (t *observeTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
 	e := AttemptEvent{Call: ob.info, Attempt: n, RateLimitWait: st.rl.Waited - waited,
-		Bucket: st.rl.Bucket, Duration: time.Since(start), Start: start}
+		Bucket: st.redact(st.rl.Bucket), Duration: time.Since(start), Start: start}
 	if err != nil {
 		var we *ratelimit.WaitError
 		if errors.As(err, &we) {

@@ -212,7 +212,14 @@ func (c *Client) withRateLimits(hc *http.Client, cfg rateLimitConfig) *http.Clie
 			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "guildkit: rate-limit store answers again")
 		}
 		if f != nil {
-			f(RateLimitEvent{Kind: kind, Method: e.Method, Route: e.Route, Bucket: e.Bucket, Scope: e.Scope, Global: e.Global, Wait: e.Wait, Err: e.Err})
+			// The bucket and scope are the server's text: the credential's
+			// token is taken out should a proxy echo it there.
+			secrets := []string{credentialToken(c.cred)}
+			if st, ok := e.Call.(*attempt); ok {
+				secrets = st.secrets
+			}
+			f(RateLimitEvent{Kind: kind, Method: e.Method, Route: e.Route, Bucket: redactText(e.Bucket, secrets),
+				Scope: redactText(e.Scope, secrets), Global: e.Global, Wait: e.Wait, Err: e.Err})
 		}
 	}
 	cp := *hc

@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -82,7 +83,11 @@ type request struct {
 	parts    []formPart
 	auth     auth
 	auditLog bool // the operation accepts X-Audit-Log-Reason
-	opts     []RequestOption
+	// secrets are values in the body that must never leave the client in
+	// an error or a log line (an OAuth2 access token), should the server or
+	// a proxy echo them.
+	secrets []string
+	opts    []RequestOption
 }
 
 // response is what a caller of do may need beyond the decoded body.
@@ -105,6 +110,7 @@ type attempt struct {
 	rl         ratelimit.Request
 	replayable bool
 	tries      int
+	secrets    []string      // values no error, log line or event may show
 	next       retryDecision // the retry policy's last decision
 	ob         *observation  // nil unless the client has an Observer
 	sender     retryablehttp.Client
@@ -155,6 +161,10 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 	var v ValidationError
 	path, secrets := expandRoute(&v, r.route, r.path)
+	secrets = append(secrets, r.secrets...)
+	if tok := credentialToken(c.cred); tok != "" && r.auth == authCredential {
+		secrets = append(secrets, tok)
+	}
 	if ro.hasReason && !r.auditLog {
 		v.Add("reason", wire.CodeNotAllowed, "%s %s does not accept an audit-log reason", r.method, r.route)
 	}
@@ -205,6 +215,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 
 	st := &attempt{
 		c:          c,
+		secrets:    secrets,
 		replayable: replayable,
 		rl:         ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry},
 	}
@@ -252,7 +263,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 			c.logDone(ctx, st, 0, start)
 			return nil, &RateLimitError{
 				Method: r.method, Route: r.route, RetryAfter: we.Wait, Global: we.Global,
-				Bucket: we.Bucket, Reason: we.Reason, NotSent: true,
+				Bucket: st.redact(we.Bucket), Reason: we.Reason, NotSent: true,
 			}
 		}
 		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(unwrapURLError(err), secrets)}
@@ -268,8 +279,11 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	// A proxy or a server may echo the request in its answer: every secret
+	// the client holds is taken out of the text before anything reads it.
+	raw = redactBytes(raw, secrets)
 	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route,
-		Header: safeHeader(resp.Header, append(secrets, credentialToken(c.cred))...)}
+		Header: safeHeader(resp.Header, secrets...)}
 	apiErr.parseErrorBody(raw)
 	if resp.StatusCode == http.StatusTooManyRequests {
 		lim := limitOf(st, resp.Header, raw)
@@ -283,7 +297,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		}
 		return nil, &RateLimitError{
 			Method: r.method, Route: r.route, RetryAfter: lim.RetryAfter, Global: lim.Global,
-			Bucket: lim.Bucket, Scope: lim.Scope, Reason: reason, Response: apiErr,
+			Bucket: st.redact(lim.Bucket), Scope: st.redact(lim.Scope), Reason: reason, Response: apiErr,
 		}
 	}
 	apiErr.RetryAfter, _ = parseRetryAfterHeader(resp.Header.Get("Retry-After"))
@@ -324,6 +338,38 @@ type redactedError struct {
 
 func (e *redactedError) Error() string        { return e.msg }
 func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// redactBytes replaces every secret (raw, or percent-encoded as in a path)
+// in b with "<redacted>".
+func redactBytes(b []byte, secrets []string) []byte {
+	for _, s := range secrets {
+		if s == "" {
+			continue
+		}
+		b = bytes.ReplaceAll(b, []byte(s), []byte("<redacted>"))
+		if e := url.PathEscape(s); e != s {
+			b = bytes.ReplaceAll(b, []byte(e), []byte("<redacted>"))
+		}
+	}
+	return b
+}
+
+// redactText is redactBytes for a string.
+func redactText(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if sec == "" {
+			continue
+		}
+		s = strings.ReplaceAll(s, sec, "<redacted>")
+		if e := url.PathEscape(sec); e != sec {
+			s = strings.ReplaceAll(s, e, "<redacted>")
+		}
+	}
+	return s
+}
+
+// redact hides the call's secrets in server-supplied text (a bucket id).
+func (st *attempt) redact(s string) string { return redactText(s, st.secrets) }
 
 func redactErr(err error, secrets []string) error {
 	if err == nil {
@@ -502,7 +548,7 @@ func (c *Client) logDone(ctx context.Context, st *attempt, status int, start tim
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: done",
 		slog.String("method", st.rl.Method), slog.String("route", st.rl.Route), slog.Int("status", status),
 		slog.Int("attempts", max(st.tries, 1)), slog.Duration("elapsed", time.Since(start)),
-		slog.Duration("bucket_wait", st.rl.Waited), slog.String("bucket", st.rl.Bucket))
+		slog.Duration("bucket_wait", st.rl.Waited), slog.String("bucket", st.redact(st.rl.Bucket)))
 }
 
 // isPermanent reports transport errors that no retry can cure.

@@ -2,6 +2,7 @@ package guildkit
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -149,6 +150,10 @@ func (st *attempt) checkRetry(ctx context.Context, resp *http.Response, err erro
 		a.limited = limitOfResponse(st, resp)
 	}
 	st.next = c.retry.decide(a, resp, err)
+	var rl *RateLimitError
+	if errors.As(st.next.err, &rl) {
+		rl.Bucket, rl.Scope = st.redact(rl.Bucket), st.redact(rl.Scope)
+	}
 	if st.next.retry {
 		status := 0
 		if resp != nil {
@@ -174,7 +179,7 @@ func (c *Client) logRetry(ctx context.Context, st *attempt, status int, wait tim
 		slog.Int("attempt", st.tries), slog.Int("status", status), slog.Duration("wait", wait),
 	}
 	if st.rl.Bucket != "" {
-		attrs = append(attrs, slog.String("bucket", st.rl.Bucket))
+		attrs = append(attrs, slog.String("bucket", st.redact(st.rl.Bucket)))
 	}
 	c.logger.LogAttrs(ctx, slog.LevelDebug, "guildkit: retrying", attrs...)
 }

@@ -2,12 +2,18 @@ package guildkit_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
@@ -110,5 +116,99 @@ func TestNoSecretUnderAnyVerb(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEchoedSecretsAreRedacted: a server (or a proxy) that echoes the
+// request — its Authorization header, its path and its body — in its error
+// answer, in a rate-limit bucket id and in headers cannot make a secret show
+// in err.Error(), %+v, or any log record or observer event.
+func TestEchoedSecretsAreRedacted(t *testing.T) {
+	t.Parallel()
+	const botToken = testToken
+	const accessToken = "access-SECRET-token.Def"
+	const hookToken = "hook-SECRET-token_Ghi"
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		said := r.Header.Get("Authorization") + " " + r.URL.Path + " " + string(body)
+		w.Header().Set("X-RateLimit-Bucket", "bucket "+said)
+		w.Header().Set("X-Echo", said)
+		status := http.StatusBadRequest
+		if r.URL.Query().Get("limit") == "429" || strings.Contains(string(body), "limited") {
+			status = http.StatusTooManyRequests
+		}
+		writeJSON(w, status, map[string]any{"code": 50035, "message": "you sent " + said, "retry_after": 3600,
+			"errors": map[string]any{"access_token": map[string]any{"_errors": []any{map[string]any{"code": "BAD", "message": said}}}}})
+	}
+	var logs bytes.Buffer
+	var events bytes.Buffer
+	var mu sync.Mutex
+	record := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(&events, format+"\n", a...)
+	}
+	c, mux := setup(t, guildkit.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		guildkit.WithRateLimitObserver(func(e guildkit.RateLimitEvent) { record("%+v", e) }),
+		guildkit.WithObserver(guildkit.Observer{
+			Attempt: func(_ context.Context, e guildkit.AttemptEvent) { record("%+v", e) },
+			CallEnd: func(_ context.Context, e guildkit.CallEvent) { record("%+v", e) },
+		}))
+	mux.HandleFunc("PUT /guilds/1/members/2", echo)
+	mux.HandleFunc("GET /guilds/1", echo)
+	mux.HandleFunc("POST /webhooks/3/"+hookToken, echo)
+
+	var errs []error
+	_, err := c.Members.Add(t.Context(), 1, 2, &guildkit.MemberAddParams{AccessToken: accessToken})
+	errs = append(errs, err)
+	_, err = c.Guilds.Get(t.Context(), 1, nil, guildkit.WithoutRateLimitRetry(), guildkit.WithHeader("X-Q", "1"))
+	errs = append(errs, err)
+	_, err = c.Webhooks.Execute(t.Context(), 3, hookToken, &guildkit.WebhookExecuteParams{Content: guildkit.Some("limited")},
+		guildkit.WithoutRateLimitRetry())
+	errs = append(errs, err)
+
+	secrets := []string{botToken, accessToken, hookToken, "SECRET"}
+	for i, err := range errs {
+		require.Error(t, err, "call %d", i)
+		var apiErr *guildkit.APIError
+		require.True(t, errors.As(err, &apiErr), "call %d: %v", i, err)
+		assert.Contains(t, apiErr.Message, "<redacted>", "call %d: the echo is kept, the secret is not", i)
+		text := err.Error() + fmt.Sprintf(" %+v %#v %s %v", err, err, apiErr.Body, apiErr.Errors)
+		for _, s := range secrets {
+			assert.NotContains(t, text, s, "call %d", i)
+		}
+		var rl *guildkit.RateLimitError
+		if errors.As(err, &rl) {
+			assert.Contains(t, rl.Bucket, "<redacted>")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, logs.String())
+	require.NotEmpty(t, events.String())
+	for _, s := range secrets {
+		assert.NotContains(t, logs.String(), s, "a log record")
+		assert.NotContains(t, events.String(), s, "an observer event")
+	}
+}
+
+// TestWebhookURLErrorsDoNotEchoTheToken: a webhook URL with its id and
+// token swapped, or otherwise wrong, fails without its token in the error.
+func TestWebhookURLErrorsDoNotEchoTheToken(t *testing.T) {
+	t.Parallel()
+	const tok = "hook-SECRET-token_Xyz"
+	for _, u := range []string{
+		"https://chat.example.com/api/v10/webhooks/" + tok + "/123456789012345678",
+		"https://chat.example.com/api/v10/webhooks/" + tok,
+		"https://chat.example.com/api/v10/webhooks/123/" + tok + "/extra",
+		"https://user:" + tok + "@chat.example.com/api/v10/webhooks/123/" + tok,
+		"https://chat.example.com/api/v10/webhooks/123/" + tok + "?x=" + tok,
+		"ftp://chat.example.com/webhooks/123/" + tok,
+		"://" + tok,
+	} {
+		_, err := guildkit.NewWebhookClient(u)
+		require.Error(t, err, u)
+		assert.NotContains(t, err.Error(), tok, u)
+		assert.NotContains(t, fmt.Sprintf("%+v %#v", err, err), tok, u)
 	}
 }

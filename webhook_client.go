@@ -72,7 +72,9 @@ func parseWebhookURL(raw string) (id Snowflake, token, base string, err error) {
 	}
 	id, perr = ParseSnowflake(rest[0])
 	if perr != nil || id == 0 {
-		return fail(fmt.Sprintf("the webhook id %q is not a snowflake", rest[0]))
+		// The segment is not echoed: with id and token swapped, it is the
+		// token.
+		return fail(fmt.Sprintf("the segment after /webhooks/ (%d characters) is not a snowflake id; the URL must end in /webhooks/{id}/{token}", len(rest[0])))
 	}
 	token, perr = url.PathUnescape(rest[1])
 	if perr != nil || strings.TrimSpace(token) == "" {

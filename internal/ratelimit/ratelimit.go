@@ -93,6 +93,8 @@ type Event struct {
 	Global bool
 	Wait   time.Duration
 	Err    error // for EventFallback
+	// Call is the Request's Call, for the observer to know the call by.
+	Call any
 }
 
 // WaitError reports a wait the transport refused to make: it would have
@@ -321,7 +323,7 @@ func (t *Transport) sleep(ctx context.Context, info *Request, d time.Duration, w
 	waited := time.Since(start)
 	info.Waited += waited
 	if t.observe != nil {
-		t.observe(Event{Kind: EventWait, Global: global, Wait: waited, Method: info.Method, Route: info.Route, Bucket: info.Bucket})
+		t.observe(Event{Kind: EventWait, Global: global, Wait: waited, Method: info.Method, Route: info.Route, Bucket: info.Bucket, Call: info.Call})
 	}
 	return err
 }
@@ -350,7 +352,7 @@ func (t *Transport) finish(ctx context.Context, info *Request, resp *http.Respon
 		info.Bucket = info.res.Bucket
 	}
 	if lim := info.Limited; lim != nil && t.observe != nil {
-		t.observe(Event{Kind: EventLimited, Global: lim.Global, Bucket: lim.Bucket, Scope: lim.Scope, Wait: lim.RetryAfter, Method: info.Method, Route: info.Route})
+		t.observe(Event{Kind: EventLimited, Global: lim.Global, Bucket: lim.Bucket, Scope: lim.Scope, Wait: lim.RetryAfter, Method: info.Method, Route: info.Route, Call: info.Call})
 	}
 }
 
