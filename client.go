@@ -1,11 +1,13 @@
 package guildkit
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -249,6 +251,13 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	if base.Scheme == "http" && !isLoopback(base.Hostname()) {
+		// Go's default transport also honours HTTP_PROXY for http:// URLs:
+		// the proxy, and anyone on the way, sees the Authorization header.
+		logger.LogAttrs(context.Background(), slog.LevelWarn,
+			"guildkit: the base URL is plain http on a host that is not this machine: tokens travel unencrypted, and through HTTP_PROXY when it is set; use https",
+			slog.String("host", base.Host))
+	}
 	c := &Client{
 		baseURL:   base,
 		cred:      cred,
@@ -284,7 +293,9 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	if cfg.observer != nil {
 		hc = withObserver(hc)
 	}
-	c.http = hc
+	guarded := *hc
+	guarded.Transport = redirectGuard{next: hc.Transport}
+	c.http = &guarded
 	s := service{c}
 	c.Guilds = (*GuildService)(&s)
 	c.Channels = (*ChannelService)(&s)
@@ -294,6 +305,16 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Invites = (*InviteService)(&s)
 	c.Webhooks = (*WebhookService)(&s)
 	return c, nil
+}
+
+// isLoopback reports whether host is this machine: localhost or a loopback
+// address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // BaseURL returns the interface's address the client sends to.

@@ -128,6 +128,22 @@
 // [Client.InvalidRequests] tells how many invalid requests (401, 403, 429)
 // the token made in the last 10 minutes, as its store counted them.
 //
+// # Secrets
+//
+// The bot token, a bearer token, an OAuth2 access token given in a body and
+// every webhook token stay in the client: errors and log records name route
+// templates, not URLs; text the server sends back (an error's message and
+// body, a bucket id) is cleared of them before it reaches an error, a log
+// record or an observer; [Client], [WebhookClient] and credentials print as
+// a redacted form under every fmt verb, nested or not, and through slog and
+// encoding/json. A redirect is never followed (the interface does not
+// redirect): a 3xx answer is a [*RedirectError] naming the target's host.
+//
+// Go's default transport honours HTTP_PROXY and HTTPS_PROXY: with an
+// http:// base URL the proxy sees the Authorization header in clear, and New
+// logs a warning when such a base URL names another machine. SECURITY.md
+// says what is promised and how it is tested.
+//
 // # Testing
 //
 // Package guildkittest is an in-memory implementation of the interface:

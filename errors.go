@@ -181,6 +181,30 @@ func (e *RedirectError) Error() string {
 		e.Method, e.Route, e.Status, http.StatusText(e.Status), host)
 }
 
+// redirectGuard keeps net/http from acting on a 3xx answer's Location
+// header at all: http.Client parses it before it asks CheckRedirect, and
+// fails with the Location's text (which may hold a token) when it does not
+// parse. The header is moved to locationHeader, for the *RedirectError.
+type redirectGuard struct{ next http.RoundTripper }
+
+const locationHeader = "Guildkit-Redirect-Location"
+
+func (g redirectGuard) RoundTrip(r *http.Request) (*http.Response, error) {
+	next := g.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	resp, err := next.RoundTrip(r)
+	if err == nil && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		if loc, ok := resp.Header["Location"]; ok {
+			resp.Header = resp.Header.Clone()
+			resp.Header[locationHeader] = loc
+			delete(resp.Header, "Location")
+		}
+	}
+	return resp, err
+}
+
 // redirectHost returns the host a Location value points at, resolved
 // against the request's URL, or "".
 func redirectHost(base *url.URL, location string) string {
@@ -206,10 +230,8 @@ next:
 			continue
 		}
 		for _, v := range vs {
-			for _, s := range secrets {
-				if s != "" && strings.Contains(v, s) {
-					continue next
-				}
+			if redactText(v, secrets) != v {
+				continue next
 			}
 		}
 		out[k] = slices.Clone(vs)

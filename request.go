@@ -162,7 +162,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	var v ValidationError
 	path, secrets := expandRoute(&v, r.route, r.path)
 	secrets = append(secrets, r.secrets...)
-	if tok := credentialToken(c.cred); tok != "" && r.auth == authCredential {
+	if tok := credentialToken(c.cred); tok != "" {
 		secrets = append(secrets, tok)
 	}
 	if ro.hasReason && !r.auditLog {
@@ -272,7 +272,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		defer resp.Body.Close()
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-		return nil, &RedirectError{Status: resp.StatusCode, Method: r.method, Route: r.route, Host: redirectHost(req.URL, resp.Header.Get("Location"))}
+		return nil, &RedirectError{Status: resp.StatusCode, Method: r.method, Route: r.route, Host: redirectHost(req.URL, resp.Header.Get(locationHeader))}
 	}
 	if resp.StatusCode < 400 {
 		return resp, nil

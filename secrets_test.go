@@ -212,3 +212,30 @@ func TestWebhookURLErrorsDoNotEchoTheToken(t *testing.T) {
 		assert.NotContains(t, fmt.Sprintf("%+v %#v", err, err), tok, u)
 	}
 }
+
+// TestPlainHTTPWarning: a plain http:// base URL to another machine is
+// logged once as a warning (tokens in clear, and through HTTP_PROXY); one on
+// this machine, or https, is not.
+func TestPlainHTTPWarning(t *testing.T) {
+	t.Parallel()
+	for base, warns := range map[string]bool{
+		"http://chat.example.com/api/v10":  true,
+		"http://10.0.0.5:8080/api/v10":     true,
+		"http://127.0.0.1:8080/api/v10":    false,
+		"http://[::1]:8080/api/v10":        false,
+		"http://localhost:8080/api/v10":    false,
+		"https://chat.example.com/api/v10": false,
+	} {
+		var logs bytes.Buffer
+		_, err := guildkit.New(guildkit.BotToken(testToken), guildkit.WithBaseURL(base),
+			guildkit.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		require.NoError(t, err)
+		if warns {
+			assert.Equal(t, 1, strings.Count(logs.String(), "level=WARN"), base)
+			assert.Contains(t, logs.String(), "HTTP_PROXY", base)
+			assert.NotContains(t, logs.String(), testToken)
+		} else {
+			assert.Empty(t, logs.String(), base)
+		}
+	}
+}
