@@ -355,8 +355,15 @@ func (p *MemberModifyParams) validate(vc validation) error {
 	if id, ok := p.ChannelID.Get(); ok && id == 0 {
 		v.Add("channel_id", wire.CodeInvalid, "zero channel id: use Null to disconnect")
 	}
-	if t, ok := p.CommunicationDisabledUntil.Get(); ok && t.After(vc.now.Add(maxTimeout)) {
-		v.Add("communication_disabled_until", wire.CodeRange, "at most 28 days ahead, got %s", t.Sub(vc.now).Round(time.Second))
+	if t, ok := p.CommunicationDisabledUntil.Get(); ok {
+		switch {
+		case t.IsZero():
+			v.Add("communication_disabled_until", wire.CodeRequired, "the zero time: give when the timeout ends, or use Null (RemoveTimeout) to lift one")
+		case !t.After(vc.now):
+			v.Add("communication_disabled_until", wire.CodeRange, "%s in the past: a timeout must end in the future; use Null (RemoveTimeout) to lift one", roundDuration(vc.now.Sub(t)))
+		case t.After(vc.now.Add(maxTimeout)):
+			v.Add("communication_disabled_until", wire.CodeRange, "at most 28 days ahead, got %s", roundDuration(t.Sub(vc.now)))
+		}
 	}
 	if f, ok := p.Flags.Get(); ok && f&^MemberFlagsEditable != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only BYPASSES_VERIFICATION can be set, got %s", f)
@@ -388,9 +395,11 @@ func (s *MemberService) Modify(ctx context.Context, guildID, userID Snowflake, p
 	return &m, nil
 }
 
-// Timeout times the member out until until (at most 28 days ahead) with
-// [MemberService.Modify]. It needs MODERATE_MEMBERS; administrators and the
-// owner cannot be timed out. Supports WithReason.
+// Timeout times the member out until until (in the future, at most 28 days
+// ahead) with [MemberService.Modify]; the zero time or a time already past
+// is refused before sending (use [MemberService.RemoveTimeout] to lift a
+// timeout). It needs MODERATE_MEMBERS; administrators and the owner cannot
+// be timed out. Supports WithReason.
 func (s *MemberService) Timeout(ctx context.Context, guildID, userID Snowflake, until time.Time, opts ...RequestOption) (*Member, error) {
 	return s.Modify(ctx, guildID, userID, &MemberModifyParams{CommunicationDisabledUntil: Some(until)}, opts...)
 }

@@ -836,3 +836,27 @@ func TestMemberMoveNeedsConnect(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, f.srv.VoiceChannel(f.guild.ID, kit.User.ID))
 }
+
+// TestMemberTimeoutRefusesZeroAndPast: a timeout must end in the future;
+// the zero time and a past time are refused before sending, with a message
+// that says how to lift a timeout instead.
+func TestMemberTimeoutRefusesZeroAndPast(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("nothing should be sent, got %s %s", r.Method, r.URL.Path)
+	})
+	for name, until := range map[string]time.Time{
+		"zero":        {},
+		"past":        time.Now().Add(-time.Minute),
+		"now exactly": time.Now().Add(-time.Millisecond),
+	} {
+		_, err := c.Members.Timeout(t.Context(), 1, 2, until)
+		var v *guildkit.ValidationError
+		require.ErrorAs(t, err, &v, name)
+		assert.Equal(t, []string{"communication_disabled_until"}, problemPaths(t, err), name)
+		assert.Contains(t, err.Error(), "RemoveTimeout", name)
+	}
+	_, err := c.Members.Modify(t.Context(), 1, 2, &guildkit.MemberModifyParams{CommunicationDisabledUntil: guildkit.Some(time.Now().Add(-time.Hour))})
+	assert.Equal(t, []string{"communication_disabled_until"}, problemPaths(t, err), "Modify refuses a past end too")
+}

@@ -2,6 +2,7 @@ package guildkit
 
 import (
 	"context"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -174,6 +175,11 @@ func (p *RoleCreateParams) validate(validation) error {
 	}
 	var v ValidationError
 	validateRoleFields(&v, p.Name, p.Color, p.Colors, p.Icon)
+	if n, ok := p.Name.Get(); ok && strings.TrimSpace(n) == "" {
+		// The service would quietly name it "new role": leave Name unset
+		// for that.
+		v.Add("name", wire.CodeRequired, "an empty name: leave Name unset for the default \"new role\"")
+	}
 	notNull(&v, "name", p.Name)
 	notNull(&v, "permissions", p.Permissions)
 	notNull(&v, "color", p.Color)

@@ -273,3 +273,17 @@ var (
 		return c.Roles.Delete(ctx, g.ID, r.ID)
 	})
 )
+
+// TestRoleCreateRefusesEmptyName: an explicit empty name would quietly
+// become "new role"; it is refused, and an unset one still gets the default.
+func TestRoleCreateRefusesEmptyName(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, guildkit.PermissionManageRoles, guildkit.PermissionViewChannel)
+	for _, name := range []string{"", "   "} {
+		_, err := f.c.Roles.Create(t.Context(), f.guild.ID, &guildkit.RoleCreateParams{Name: guildkit.Some(name)})
+		assert.Equal(t, []string{"name"}, problemPaths(t, err), "%q", name)
+	}
+	r, err := f.c.Roles.Create(t.Context(), f.guild.ID, &guildkit.RoleCreateParams{})
+	require.NoError(t, err)
+	assert.Equal(t, "new role", r.Name)
+}

@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -80,6 +81,34 @@ func validatePositionItems[P any](v *ValidationError, noun string, items []P, id
 		ids[i] = id(p)
 	}
 	validateIDs(v, "", "id", noun, ids)
+}
+
+// roundDuration rounds d for a person to read: days and hours from a day
+// up ("29 days", "2 days 3h"), hours and minutes from an hour ("3h25m"),
+// minutes and seconds below ("4m10s", "59s").
+func roundDuration(d time.Duration) string {
+	d = d.Abs()
+	if d >= 24*time.Hour {
+		d = d.Round(time.Hour)
+		days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+		s := fmt.Sprintf("%d days", days)
+		if days == 1 {
+			s = "1 day"
+		}
+		if h > 0 {
+			s += fmt.Sprintf(" %dh", h)
+		}
+		return s
+	}
+	unit := time.Second
+	if d >= time.Hour {
+		unit = time.Minute
+	}
+	s := d.Round(unit).String()
+	if len(s) > 2 && strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	return s
 }
 
 // validateRoleIDs checks an optional list of role ids with validateIDs.

@@ -135,3 +135,20 @@ func TestValidateIDs(t *testing.T) {
 	}
 	assert.Equal(t, []string{"user_ids[1] required", "user_ids[3] duplicate", "[1].id duplicate", "roles[0] required"}, got)
 }
+
+func TestRoundDuration(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		59*time.Second + 999808572:                    "1m",
+		59*time.Second + 400*time.Millisecond:         "59s",
+		4*time.Minute + 10*time.Second:                "4m10s",
+		5 * time.Minute:                               "5m",
+		3*time.Hour + 25*time.Minute + 20*time.Second: "3h25m",
+		696 * time.Hour:                               "29 days",
+		49*time.Hour + 10*time.Minute:                 "2 days 1h",
+		24 * time.Hour:                                "1 day",
+		-90 * time.Second:                             "1m30s",
+	} {
+		assert.Equal(t, want, roundDuration(d), d.String())
+	}
+}
