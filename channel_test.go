@@ -159,7 +159,7 @@ func TestChannelCreateServerRules(t *testing.T) {
 		{"stage over 64000", guildkit.ChannelCreateParams{Name: "s", Type: guildkit.Some(guildkit.ChannelTypeGuildStageVoice), Bitrate: guildkit.Some(64001)}, "bitrate"},
 		{"parent not a category", guildkit.ChannelCreateParams{Name: "p", ParentID: guildkit.Some(text.ID)}, "parent_id"},
 		{"VIP region without VIP_REGIONS", guildkit.ChannelCreateParams{Name: "r", Type: guildkit.Some(guildkit.ChannelTypeGuildVoice), RTCRegion: guildkit.Some("vip-us-east")}, "rtc_region"},
-		{"overwrite for an unknown role", guildkit.ChannelCreateParams{Name: "o", PermissionOverwrites: guildkit.Some([]guildkit.PermissionOverwriteParams{{ID: 77}})}, "permission_overwrites.0.id"},
+		{"overwrite for an unknown role", guildkit.ChannelCreateParams{Name: "o", PermissionOverwrites: guildkit.Some([]guildkit.PermissionOverwriteParams{{ID: 77}})}, "permission_overwrites[0].id"},
 	}
 	for _, tc := range cases {
 		_, err := f.c.Channels.Create(ctx, f.g.ID, &tc.params)
@@ -221,9 +221,9 @@ func TestChannelModifyPositions(t *testing.T) {
 	requireValidation(t, err, "[1].id", "[2].id")
 	requireValidation(t, f.c.Channels.ModifyPositions(ctx, f.g.ID, nil), "")
 	err = f.c.Channels.ModifyPositions(ctx, f.g.ID, []guildkit.ChannelPositionParams{{ID: cat.ID, ParentID: guildkit.Some(cat.ID)}})
-	requireFormError(t, err, "0.parent_id")
+	requireFormError(t, err, "[0].parent_id")
 	err = f.c.Channels.ModifyPositions(ctx, f.g.ID, []guildkit.ChannelPositionParams{{ID: 999, Position: guildkit.Some(1)}})
-	requireFormError(t, err, "0.id")
+	requireFormError(t, err, "[0].id")
 	err = f.clientWith(guildkit.PermissionManageGuild).Channels.ModifyPositions(ctx, f.g.ID, []guildkit.ChannelPositionParams{{ID: a.ID, Position: guildkit.Some(9)}})
 	require.ErrorIs(t, err, guildkit.ErrForbidden)
 	assert.Len(t, f.srv.EventsNamed(guildkit.EventChannelUpdate), 3, "failures change nothing")

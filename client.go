@@ -86,6 +86,8 @@ func (s *secret) MarshalJSON() ([]byte, error) { return []byte(`"<redacted>"`), 
 
 // BotToken is a bot's token, sent as "Authorization: Bot <token>" (the
 // reference platform's form; the interface leaves the header syntax unshown).
+// Give the token alone: [New] refuses one that starts with "Bot ", a habit
+// from other libraries.
 func BotToken(token string) Credential { return credential{"Bot", newSecret(token)} }
 
 // BearerToken is a user's OAuth2 access token, sent as
@@ -243,8 +245,16 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("guildkit: WithBaseURL: %q must not carry a query, fragment or user info", cfg.baseURL)
 	}
 	if cred != nil {
-		if cr, ok := cred.(credential); ok && strings.TrimSpace(cr.token.value()) == "" {
-			return nil, errors.New("guildkit: empty token")
+		if cr, ok := cred.(credential); ok {
+			tok := strings.TrimSpace(cr.token.value())
+			if tok == "" {
+				return nil, errors.New("guildkit: empty token")
+			}
+			for _, scheme := range []string{"Bot ", "Bearer "} {
+				if len(tok) > len(scheme) && strings.EqualFold(tok[:len(scheme)], scheme) {
+					return nil, fmt.Errorf("guildkit: the token starts with %q: pass the token alone, %sToken adds the scheme", scheme, cr.scheme)
+				}
+			}
 		}
 	}
 	logger := cfg.logger

@@ -317,13 +317,13 @@ func TestErrorBodyFlattened(t *testing.T) {
 	assert.Equal(t, "/guilds/{guild.id}", apiErr.Route)
 	assert.Equal(t, []guildkit.FieldError{
 		{Path: "name", Code: "BASE_TYPE_BAD_LENGTH", Message: "Must be between 2 and 100 in length."},
-		{Path: "roles.0", Code: "X", Message: "Y"},
-		{Path: "roles.2", Code: "A", Message: "B"},
-		{Path: "roles.10", Code: "Z", Message: "W"},
+		{Path: "roles[0]", Code: "X", Message: "Y"},
+		{Path: "roles[2]", Code: "A", Message: "B"},
+		{Path: "roles[10]", Code: "Z", Message: "W"},
 	}, apiErr.Errors)
 	assert.Contains(t, apiErr.Body, byte('{'))
 	assert.ErrorIs(t, err, guildkit.ErrBadRequest)
-	assert.Equal(t, "guildkit: GET /guilds/{guild.id}: 400 Bad Request: Invalid Form Body (50035): name: Must be between 2 and 100 in length. (BASE_TYPE_BAD_LENGTH); roles.0: Y (X); roles.2: B (A); roles.10: W (Z)", err.Error())
+	assert.Equal(t, "guildkit: GET /guilds/{guild.id}: 400 Bad Request: Invalid Form Body (50035)\n\tname: Must be between 2 and 100 in length. (BASE_TYPE_BAD_LENGTH)\n\troles[0]: Y (X)\n\troles[2]: B (A)\n\troles[10]: W (Z)", err.Error())
 }
 
 func TestErrorBodyTargetUsersForm(t *testing.T) {
@@ -508,7 +508,7 @@ func TestValidationErrorListsEveryProblem(t *testing.T) {
 	assert.Equal(t, []string{"guild.id", "user.id"}, paths)
 	var fe guildkit.FieldError
 	assert.True(t, errors.As(err, &fe))
-	assert.True(t, strings.HasPrefix(err.Error(), "guildkit: invalid request: "))
+	assert.True(t, strings.HasPrefix(err.Error(), "guildkit: invalid request, "), err.Error())
 }
 
 // TestAPIErrorHeader: an error answer's header is kept for the caller (the

@@ -53,7 +53,7 @@
 // A request the client can tell is wrong is not sent: the method returns a
 // [*ValidationError] listing every problem with its path. An error answer is
 // an [*APIError] with the status, the interface's error code, the message and
-// the field problems of the body flattened to paths ("roles.0"); match the
+// the field problems of the body flattened to paths ("roles[0]"); match the
 // kind with errors.Is and [ErrNotFound], [ErrForbidden], [ErrUnauthorized],
 // [ErrBadRequest], [ErrRateLimited] or [ErrServer]. A call that got no answer
 // is a [*RequestError]; a rate limit the client did not wait out is a

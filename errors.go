@@ -65,7 +65,7 @@ const (
 	CodeFailedToBanUsers     ErrorCode = 500000
 )
 
-// FieldError is one problem with one field, with its path ("roles.0",
+// FieldError is one problem with one field, with its path ("roles[0]",
 // "components[1].accessory.url"), a code and a message.
 type FieldError = wire.FieldError
 
@@ -90,6 +90,12 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Body is the raw response body, up to 64 KiB.
 	Body []byte
+	// Hint says what to check when the answer suggests a mistake in the
+	// client's set-up rather than in the call: a 401 (the token and how it
+	// is passed), or a 404 without the interface's error body (the base URL:
+	// the host and path prefix are named, never a token). A code-less 404
+	// still matches [ErrNotFound].
+	Hint string
 	// Header is the response's header (the rate-limit scope and bucket,
 	// trace ids), without Set-Cookie and without any header whose value
 	// holds a secret the client was given (see [safeHeader]); nil when the
@@ -121,11 +127,18 @@ func (e *APIError) Error() string {
 	if e.Code != 0 {
 		fmt.Fprintf(&b, " (%d)", int(e.Code))
 	}
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteByte(')')
+	}
 	for i, fe := range e.Errors {
-		if i == 0 {
+		switch {
+		case len(e.Errors) > 1:
+			// Several problems: one a line.
+			b.WriteString("\n\t")
+		case i == 0:
 			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
 		}
 		b.WriteString(fe.Error())
 		if fe.Code != "" && fe.Message != "" {
@@ -159,6 +172,16 @@ func (e *APIError) Is(target error) bool {
 	}
 	return false
 }
+
+// noCredentialError is a call that needs a credential on a client made
+// without one; it matches [ErrNoCredential].
+type noCredentialError struct{ method, route string }
+
+func (e *noCredentialError) Error() string {
+	return fmt.Sprintf("guildkit: %s %s: no credential: this operation needs a bot or bearer token (see New)", e.method, e.route)
+}
+
+func (e *noCredentialError) Is(target error) bool { return target == ErrNoCredential }
 
 // RedirectError reports a 3xx answer. The interface never redirects a call,
 // so the client does not follow one: a redirect would carry the credential,
@@ -274,12 +297,21 @@ func (e *RateLimitError) Error() string {
 		b.WriteString(" (global)")
 	}
 	if e.RetryAfter > 0 {
-		b.WriteString(": retry after " + e.RetryAfter.String())
+		b.WriteString(": retry after " + waitText(e.RetryAfter))
 	}
 	if e.Reason != "" {
 		b.WriteString(": " + e.Reason)
 	}
 	return b.String()
+}
+
+// waitText is a rate-limit wait for a person: milliseconds below ten
+// seconds ("1.5s", "250ms"), rounded like other durations above.
+func waitText(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return roundDuration(d)
 }
 
 // Is matches [ErrRateLimited].
@@ -300,10 +332,17 @@ type DecodeError struct {
 	Route  string // route template
 	Status int
 	Err    error
+	// Hint names what to check when the answer was not JSON at all (an
+	// HTML page): the base URL's host and path prefix.
+	Hint string
 }
 
 func (e *DecodeError) Error() string {
-	return fmt.Sprintf("guildkit: %s %s: decoding %d response: %v", e.Method, e.Route, e.Status, e.Err)
+	s := fmt.Sprintf("guildkit: %s %s: decoding %d response: %v", e.Method, e.Route, e.Status, e.Err)
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
@@ -319,13 +358,14 @@ const maxErrorBody = 64 << 10
 // and from the target-users form {"target_users_file": ["line 2: ...", ...]}.
 // A body that is not a JSON object (an HTML page from a proxy) leaves the
 // status text as the message.
-func (e *APIError) parseErrorBody(body []byte) {
+func (e *APIError) parseErrorBody(body []byte) (interfaceShape bool) {
 	e.Body = body
 	e.Message = http.StatusText(e.Status)
 	var top map[string]json.RawMessage
 	if json.Unmarshal(body, &top) != nil {
-		return
+		return false
 	}
+	_, interfaceShape = top["code"]
 	if raw, ok := top["code"]; ok {
 		var code int
 		if json.Unmarshal(raw, &code) == nil {
@@ -348,6 +388,7 @@ func (e *APIError) parseErrorBody(body []byte) {
 			e.Errors = flattenErrors(e.Errors, k, top[k])
 		}
 	}
+	return interfaceShape
 }
 
 // flattenErrors walks the nested error object, appending one FieldError per
@@ -368,7 +409,12 @@ func flattenErrors(out []FieldError, path string, raw json.RawMessage) []FieldEr
 				out = appendLeafErrors(out, path, obj[k])
 				continue
 			}
-			out = flattenErrors(out, wire.JoinPath(path, k), obj[k])
+			key := k
+			if isIndex(k) {
+				// An index reads as the client's own paths do: roles[0].
+				key = "[" + k + "]"
+			}
+			out = flattenErrors(out, wire.JoinPath(path, key), obj[k])
 		}
 	case '[':
 		out = appendLeafErrors(out, path, raw)
@@ -379,6 +425,19 @@ func flattenErrors(out []FieldError, path string, raw json.RawMessage) []FieldEr
 		}
 	}
 	return out
+}
+
+// isIndex reports whether k is a list index: decimal digits only.
+func isIndex(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendLeafErrors reads an array of {"code","message"} objects or of strings.

@@ -607,7 +607,7 @@ func TestGuildWelcomeScreen(t *testing.T) {
 	_, err = f.c.Guilds.ModifyWelcomeScreen(ctx, f.g.ID, &guildkit.GuildWelcomeScreenModifyParams{
 		WelcomeChannels: guildkit.Some([]guildkit.WelcomeChannel{{ChannelID: 12345, Description: "gone"}}),
 	})
-	requireFormError(t, err, "welcome_channels.0.channel_id")
+	requireFormError(t, err, "welcome_channels[0].channel_id")
 	_, err = member.Guilds.ModifyWelcomeScreen(ctx, f.g.ID, &guildkit.GuildWelcomeScreenModifyParams{Enabled: guildkit.Some(false)})
 	require.ErrorIs(t, err, guildkit.ErrForbidden)
 }

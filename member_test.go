@@ -348,7 +348,7 @@ func TestMemberModify(t *testing.T) {
 		var apiErr *guildkit.APIError
 		require.ErrorAs(t, err, &apiErr)
 		require.Len(t, apiErr.Errors, 1)
-		assert.Equal(t, "roles.0", apiErr.Errors[0].Path)
+		assert.Equal(t, "roles[0]", apiErr.Errors[0].Path)
 	})
 
 	t.Run("unknown member is not found", func(t *testing.T) {

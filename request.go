@@ -142,6 +142,9 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 	dec := json.NewDecoder(&limitedReader{r: resp.Body, n: maxResponseBody})
 	if err := dec.Decode(out); err != nil {
 		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
+		if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
+			derr.Hint = c.baseURLHint(fmt.Sprintf("the answer is %s, not JSON", contentTypeName(ct)))
+		}
 		if ob, ok := resp.Body.(*observedBody); ok {
 			ob.err = derr
 		}
@@ -181,7 +184,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		return nil, err
 	}
 	if r.auth == authCredential && c.cred == nil {
-		return nil, fmt.Errorf("guildkit: %s %s: %w: this operation needs a bot or bearer token (see New)", r.method, r.route, ErrNoCredential)
+		return nil, &noCredentialError{method: r.method, route: r.route}
 	}
 
 	var body any
@@ -284,7 +287,15 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	raw = redactBytes(raw, secrets)
 	apiErr := &APIError{Status: resp.StatusCode, Method: r.method, Route: r.route,
 		Header: safeHeader(resp.Header, secrets...)}
-	apiErr.parseErrorBody(raw)
+	if !apiErr.parseErrorBody(raw) && resp.StatusCode == http.StatusNotFound {
+		apiErr.Hint = c.baseURLHint("the answer is not the interface's error body")
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		apiErr.Hint = "check the webhook token: the last segment of the webhook URL"
+		if r.auth == authCredential {
+			apiErr.Hint = c.tokenHint()
+		}
+	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		lim := limitOf(st, resp.Header, raw)
 		apiErr.RetryAfter = lim.RetryAfter
@@ -302,6 +313,37 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	}
 	apiErr.RetryAfter, _ = parseRetryAfterHeader(resp.Header.Get("Retry-After"))
 	return nil, apiErr
+}
+
+// baseURLHint says the base URL may be wrong, naming its host and path
+// prefix (a base URL holds no token).
+func (c *Client) baseURLHint(why string) string {
+	prefix := c.baseURL.Path
+	if prefix == "" {
+		prefix = "/"
+	}
+	return fmt.Sprintf("%s: is the base URL right? host %s, path prefix %s", why, c.baseURL.Host, prefix)
+}
+
+// tokenHint says what to check after a 401.
+func (c *Client) tokenHint() string {
+	switch cr := c.cred.(type) {
+	case nil:
+		return "the client has no credential: give New a BotToken or a BearerToken"
+	case credential:
+		return fmt.Sprintf("check the token: it is sent as \"Authorization: %s <token>\"; pass the token alone to %sToken, without a scheme", cr.scheme, cr.scheme)
+	}
+	return "check the credential"
+}
+
+// contentTypeName is a content type for a message: "text/html", or "an
+// answer without a content type".
+func contentTypeName(ct string) string {
+	if ct == "" {
+		return "without a content type"
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.TrimSpace(mt)
 }
 
 // RequestError reports a call that got no answer: the connection failed or

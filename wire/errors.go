@@ -45,13 +45,23 @@ type ValidationError struct {
 }
 
 // Error lists the problems, one after another.
+//
+// One problem reads on one line; several read one a line, indented, after
+// a line that counts them:
+//
+//	guildkit: invalid request, 2 problems:
+//		name: at most 100 characters, got 120
+//		roles[0]: role id is zero
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	b.WriteString("guildkit: invalid request: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
+	if len(e.Problems) == 1 {
+		b.WriteString("guildkit: invalid request: ")
+		b.WriteString(e.Problems[0].Error())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "guildkit: invalid request, %d problems:", len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n\t")
 		b.WriteString(p.Error())
 	}
 	return b.String()

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -18,11 +19,12 @@ type Snowflake uint64
 // ParseSnowflake parses the decimal form of a snowflake.
 func ParseSnowflake(s string) (Snowflake, error) {
 	if s == "" {
-		return 0, errors.New("snowflake: empty string")
+		return 0, errors.New("guildkit: ParseSnowflake(\"\"): an empty string is not a snowflake")
 	}
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, &strconv.NumError{Func: "ParseSnowflake", Num: s, Err: errors.Unwrap(err)}
+		// errors.Is(err, strconv.ErrSyntax) and strconv.ErrRange still work.
+		return 0, fmt.Errorf("guildkit: ParseSnowflake(%q): not a snowflake, a decimal id below 2^64: %w", s, errors.Unwrap(err))
 	}
 	return Snowflake(v), nil
 }

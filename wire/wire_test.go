@@ -140,7 +140,7 @@ func TestValidationError(t *testing.T) {
 	v.Merge("components", &inner)
 	err := v.Err()
 	require.Error(t, err)
-	assert.Equal(t, "guildkit: invalid request: name: must be 2-100 characters, got 1; components[0].url: required; components.label: too long", err.Error())
+	assert.Equal(t, "guildkit: invalid request, 3 problems:\n\tname: must be 2-100 characters, got 1\n\tcomponents[0].url: required\n\tcomponents.label: too long", err.Error())
 	var fe wire.FieldError
 	require.True(t, errors.As(err, &fe))
 	assert.Equal(t, "name", fe.Path)
