@@ -37,6 +37,25 @@
 // So a decoded object re-encodes to what the service sent. Helpers cover
 // the questions users ask most: [Member.DisplayName], [Member.TimedOut].
 //
+// # The primitives and their methods
+//
+// [Opt], [Snowflake], [ValidationError] and [FieldError] are aliases of
+// types in package wire (shared with package components), so go doc does not
+// list their methods here. They are:
+//
+//   - [Opt]: [Some](v) and [Null]() make one; o.Get() returns the value and
+//     whether it is set; o.Or(def) the value or def; o.IsSet(), o.IsNull()
+//     and o.IsZero() (absent) tell the three states; o.String() prints
+//     "value", "null" or "absent".
+//   - [Snowflake]: [ParseSnowflake] reads one; s.String() is its decimal
+//     form; s.Time() the moment it was made; [SnowflakeFromTime] the
+//     smallest id made at a moment (for paging by time); s.IsZero().
+//   - [ValidationError]: its Problems field lists every [FieldError]
+//     (Path, Code, Message); errors.As reaches each; Add, Merge and Err build
+//     one in your own checks.
+//
+// See the examples of [Opt], [Snowflake] and [ValidationError].
+//
 // # Names
 //
 // The parameters of a method are in a struct named Resource + Verb +
