@@ -37,14 +37,15 @@
 // So a decoded object re-encodes to what the service sent. Helpers cover
 // the questions users ask most: [Member.DisplayName], [Member.TimedOut].
 //
-// # Methods of the shared types
+// # The primitives and their methods
 //
 // A few types of this package are aliases of types of package
 // [github.com/seed012df1e9/guildkit/wire], which the components package
 // shares, so one value serves both. go doc lists their methods under wire,
 // not here; they are:
 //
-//   - [Opt]: [wire.Opt.Get] (the value and whether there is one),
+//   - [Opt]: [Some] and [Null] make one; [wire.Opt.Get] (the value and
+//     whether there is one),
 //     [wire.Opt.Or] (the value or a default), [wire.Opt.IsSet] (made with
 //     Some), [wire.Opt.IsNull] (made with Null, or null in an answer),
 //     [wire.Opt.IsZero] (omitted, or absent from an answer),
@@ -60,8 +61,8 @@
 //   - [ChannelType]: [wire.ChannelType.String] (the platform's name),
 //     [wire.ChannelType.Known] and [wire.ChannelType.IsThread].
 //   - [ValidationError]: the field [wire.ValidationError.Problems] (every
-//     problem), [wire.ValidationError.Error] (one problem a
-//     line when there are several), [wire.ValidationError.Unwrap] (so
+//     problem), [wire.ValidationError.Error] (one problem a line when there
+//     are several), [wire.ValidationError.Unwrap] (so
 //     errors.As reaches a [FieldError]), and [wire.ValidationError.Add],
 //     [wire.ValidationError.Merge] and [wire.ValidationError.Err] for code
 //     that builds one.
@@ -72,8 +73,8 @@
 //     [wire.FieldError.Message], and [wire.FieldError.Error] ("path:
 //     message").
 //
-// The examples of [Opt], [Snowflake], [ParseSnowflake], [ChannelType] and
-// [ValidationError] use them.
+// The examples of [Opt], [Snowflake], [ParseSnowflake], [ChannelType],
+// [ValidationError] and [FieldError] use them.
 //
 // # Names
 //

@@ -10,6 +10,46 @@ import (
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
+// Create a role, place it, give it to a member and count its holders.
+// The in-memory server stands in for a deployment.
+func ExampleRoleService() {
+	srv := guildkittest.New()
+	defer srv.Close()
+	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	ada := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}})
+	client := srv.Client()
+	ctx := context.Background()
+
+	mods, err := client.Roles.Create(ctx, guild.ID, &guildkit.RoleCreateParams{
+		Name:        guildkit.Some("moderators"),
+		Permissions: guildkit.Some(guildkit.PermissionKickMembers | guildkit.PermissionModerateMembers),
+		Hoist:       guildkit.Some(true),
+	}, guildkit.WithReason("a team for the weekend shifts"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(mods.Name, mods.Permissions)
+
+	roles, err := client.Roles.ModifyPositions(ctx, guild.ID, []guildkit.RolePositionParams{{ID: mods.ID, Position: guildkit.Some(1)}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("roles in the guild:", len(roles))
+
+	if err := client.Members.AddRole(ctx, guild.ID, ada.User.ID, mods.ID); err != nil {
+		log.Fatal(err)
+	}
+	counts, err := client.Roles.MemberCounts(ctx, guild.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("moderators:", counts[mods.ID])
+	// Output:
+	// moderators KICK_MEMBERS|MODERATE_MEMBERS
+	// roles in the guild: 2
+	// moderators: 1
+}
+
 func ExampleRoleService_Create() {
 	srv := guildkittest.New() // in a test: guildkittest.NewServer(t)
 	defer srv.Close()
@@ -62,48 +102,4 @@ func ExampleRoleService_Modify() {
 	// Output:
 	// mentors true true
 	// 1 role update
-}
-
-func ExampleRoleService_ModifyPositions() {
-	srv := guildkittest.New()
-	defer srv.Close()
-	g := srv.AddGuild(guildkit.Guild{})
-	a := srv.AddRole(g.ID, guildkit.Role{Name: "a", Position: 1})
-	b := srv.AddRole(g.ID, guildkit.Role{Name: "b", Position: 2})
-	client := srv.Client()
-
-	// Swap the two roles. The answer lists every role of the guild.
-	roles, err := client.Roles.ModifyPositions(context.Background(), g.ID, []guildkit.RolePositionParams{
-		{ID: a.ID, Position: guildkit.Some(2)},
-		{ID: b.ID, Position: guildkit.Some(1)},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, r := range roles {
-		if r.ID == a.ID || r.ID == b.ID {
-			fmt.Println(r.Name, r.Position)
-		}
-	}
-	// Output:
-	// b 1
-	// a 2
-}
-
-func ExampleRoleService_MemberCounts() {
-	srv := guildkittest.New()
-	defer srv.Close()
-	g := srv.AddGuild(guildkit.Guild{})
-	r := srv.AddRole(g.ID, guildkit.Role{Name: "readers", Position: 1})
-	for _, name := range []string{"ann", "ben"} {
-		srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: name}, Roles: []guildkit.Snowflake{r.ID}})
-	}
-	client := srv.Client()
-
-	counts, err := client.Roles.MemberCounts(context.Background(), g.ID)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(counts[r.ID], "members hold", r.Name)
-	// Output: 2 members hold readers
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -502,6 +503,13 @@ func validateMessageComponents(v *ValidationError, comps components.List, v2, ap
 	if err := components.Validate(target, comps...); err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
+			if !appOwned {
+				for i := range ve.Problems {
+					if ve.Problems[i].Code == wire.CodeNotAllowed && strings.Contains(ve.Problems[i].Message, "not owned by an application") {
+						ve.Problems[i].Message += " (set the params' ApplicationOwned if an application owns the webhook)"
+					}
+				}
+			}
 			v.Merge("components", ve)
 		} else {
 			v.Add("components", wire.CodeInvalid, "%v", err)

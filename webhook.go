@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -43,7 +44,9 @@ type Webhook struct {
 	ApplicationID *Snowflake      `json:"application_id"`           // the creating application, if any; nil when null
 	SourceGuild   *PartialGuild   `json:"source_guild,omitempty"`   // nil when absent
 	SourceChannel *PartialChannel `json:"source_channel,omitempty"` // nil when absent
-	// URL is returned by the webhooks OAuth2 flow. It holds the token.
+	// URL is returned by the webhooks OAuth2 flow; where the answer leaves
+	// it out, the client fills it from its base URL, the id and the token
+	// (incoming webhooks). It holds the token.
 	URL string `json:"url,omitempty"`
 }
 
@@ -69,6 +72,14 @@ func (w Webhook) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, w.String
 
 // LogValue logs String.
 func (w Webhook) LogValue() slog.Value { return slog.StringValue(w.String()) }
+
+// fillWebhookURL sets w.URL from the client's base URL when the answer
+// carried a token but no URL.
+func (c *Client) fillWebhookURL(w *Webhook) {
+	if w.URL == "" && w.Token != "" && w.ID != 0 {
+		w.URL = c.baseURL.String() + "/webhooks/" + w.ID.String() + "/" + url.PathEscape(w.Token)
+	}
+}
 
 // ApplicationOwned reports whether an application owns the webhook (its
 // application_id is set). Application-owned webhooks may send every kind of
@@ -157,6 +168,7 @@ func (s *WebhookService) Create(ctx context.Context, channelID Snowflake, params
 		body: params, auditLog: true, opts: opts}, &w); err != nil {
 		return nil, err
 	}
+	s.c.fillWebhookURL(&w)
 	return &w, nil
 }
 
@@ -167,6 +179,9 @@ func (s *WebhookService) ListByChannel(ctx context.Context, channelID Snowflake,
 	var out []Webhook
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/channels/{channel.id}/webhooks", path: []any{channelID}, opts: opts}, &out); err != nil {
 		return nil, err
+	}
+	for i := range out {
+		s.c.fillWebhookURL(&out[i])
 	}
 	return out, nil
 }
@@ -180,6 +195,9 @@ func (s *WebhookService) ListByGuild(ctx context.Context, guildID Snowflake, opt
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/guilds/{guild.id}/webhooks", path: []any{guildID}, opts: opts}, &out); err != nil {
 		return nil, err
 	}
+	for i := range out {
+		s.c.fillWebhookURL(&out[i])
+	}
 	return out, nil
 }
 
@@ -192,6 +210,7 @@ func (s *WebhookService) Get(ctx context.Context, webhookID Snowflake, opts ...R
 	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/webhooks/{webhook.id}", path: []any{webhookID}, opts: opts}, &w); err != nil {
 		return nil, err
 	}
+	s.c.fillWebhookURL(&w)
 	return &w, nil
 }
 
@@ -205,6 +224,7 @@ func (s *WebhookService) GetWithToken(ctx context.Context, webhookID Snowflake, 
 		auth: authNone, opts: opts}, &w); err != nil {
 		return nil, err
 	}
+	s.c.fillWebhookURL(&w)
 	return &w, nil
 }
 
@@ -251,6 +271,7 @@ func (s *WebhookService) Modify(ctx context.Context, webhookID Snowflake, params
 		body: params, auditLog: true, opts: opts}, &w); err != nil {
 		return nil, err
 	}
+	s.c.fillWebhookURL(&w)
 	return &w, nil
 }
 
@@ -299,6 +320,7 @@ func (s *WebhookService) ModifyWithToken(ctx context.Context, webhookID Snowflak
 		body: params, auth: authNone, opts: opts}, &w); err != nil {
 		return nil, err
 	}
+	s.c.fillWebhookURL(&w)
 	return &w, nil
 }
 

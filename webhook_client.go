@@ -19,9 +19,10 @@ import (
 // hide the token. Make one with [NewWebhookClient]; it is safe for
 // concurrent use.
 type WebhookClient struct {
-	id    Snowflake
-	token *secret // behind a pointer, out of fmt's reach
-	c     *Client
+	id       Snowflake
+	token    *secret // behind a pointer, out of fmt's reach
+	c        *Client
+	appOwned bool // known owned by an application: made from such a *Webhook
 }
 
 // NewWebhookClient parses a webhook URL and returns a client for that
@@ -44,6 +45,42 @@ func NewWebhookClient(webhookURL string, opts ...Option) (*WebhookClient, error)
 		return nil, redactErr(err, []string{token})
 	}
 	return &WebhookClient{id: id, token: newSecret(token), c: c}, nil
+}
+
+// NewWebhookClientFromID returns a client for the webhook id with token, as
+// [Webhook] objects and the interface's answers give them. opts configure
+// the underlying [Client] as for [New], and must name the interface's
+// address with [WithBaseURL].
+func NewWebhookClientFromID(id Snowflake, token string, opts ...Option) (*WebhookClient, error) {
+	if id == 0 {
+		return nil, errors.New("guildkit: NewWebhookClientFromID: the webhook id is zero")
+	}
+	if strings.TrimSpace(token) == "" {
+		return nil, errors.New("guildkit: NewWebhookClientFromID: the token is empty")
+	}
+	c, err := New(nil, opts...)
+	if err != nil {
+		return nil, redactErr(err, []string{token})
+	}
+	return &WebhookClient{id: id, token: newSecret(token), c: c}, nil
+}
+
+// WebhookClient returns a client for w, a webhook this client created or
+// fetched, sharing this client's transport (its rate limits and retries).
+// When w is owned by an application ([Webhook.ApplicationOwned]), the
+// messages it sends may hold interactive components without setting
+// ApplicationOwned in their params. w must carry its token (incoming
+// webhooks, as Create and the lists answer them).
+func (c *Client) WebhookClient(w *Webhook) (*WebhookClient, error) {
+	switch {
+	case w == nil:
+		return nil, errors.New("guildkit: Client.WebhookClient: nil webhook")
+	case w.ID == 0:
+		return nil, errors.New("guildkit: Client.WebhookClient: the webhook has no id")
+	case w.Token == "":
+		return nil, fmt.Errorf("guildkit: Client.WebhookClient: webhook %s has no token (only incoming webhooks have one, and only their creator sees it)", w.ID)
+	}
+	return &WebhookClient{id: w.ID, token: newSecret(w.Token), c: c, appOwned: w.ApplicationOwned()}, nil
 }
 
 func parseWebhookURL(raw string) (id Snowflake, token, base string, err error) {
@@ -115,6 +152,11 @@ func (w *WebhookClient) LogValue() slog.Value { return slog.StringValue(w.String
 
 // Execute posts a message; see [WebhookService.Execute].
 func (w *WebhookClient) Execute(ctx context.Context, params *WebhookExecuteParams, opts ...RequestOption) (*Message, error) {
+	if w.appOwned && params != nil && !params.ApplicationOwned {
+		cp := *params // the caller's params are not changed
+		cp.ApplicationOwned = true
+		params = &cp
+	}
 	return w.c.Webhooks.Execute(ctx, w.id, w.token.value(), params, opts...)
 }
 
@@ -139,6 +181,11 @@ func (w *WebhookClient) GetMessage(ctx context.Context, messageID Snowflake, par
 // EditMessage edits a message the webhook sent; see
 // [WebhookService.EditMessage].
 func (w *WebhookClient) EditMessage(ctx context.Context, messageID Snowflake, params *WebhookMessageEditParams, opts ...RequestOption) (*Message, error) {
+	if w.appOwned && params != nil && !params.ApplicationOwned {
+		cp := *params
+		cp.ApplicationOwned = true
+		params = &cp
+	}
 	return w.c.Webhooks.EditMessage(ctx, w.id, w.token.value(), messageID, params, opts...)
 }
 

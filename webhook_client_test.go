@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
 func TestNewWebhookClientParsesURLs(t *testing.T) {
@@ -135,4 +137,55 @@ func TestWebhookClientConcurrentUse(t *testing.T) {
 		assert.NoError(t, err)
 	}
 	assert.Len(t, f.srv.WebhookMessages(f.hook.ID), 8)
+}
+
+// TestWebhookClientsFromWhatUsersHold: a webhook client from an id and a
+// token, and from a *Webhook the bot created (whose URL the client fills in
+// and whose application ownership it infers, so interactive components need
+// no ApplicationOwned); a webhook without a token is refused.
+func TestWebhookClientsFromWhatUsersHold(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "ops", Type: guildkit.ChannelTypeGuildText})
+	c := srv.Client()
+
+	hook, err := c.Webhooks.Create(t.Context(), ch.ID, &guildkit.WebhookCreateParams{Name: "Ops"})
+	require.NoError(t, err)
+	require.True(t, hook.ApplicationOwned())
+	assert.Equal(t, srv.BaseURL()+"/webhooks/"+hook.ID.String()+"/"+hook.Token, hook.URL, "the client fills the URL")
+	list, err := c.Webhooks.ListByChannel(t.Context(), ch.ID)
+	require.NoError(t, err)
+	assert.Equal(t, hook.URL, list[0].URL)
+
+	fromURL, err := guildkit.NewWebhookClient(hook.URL)
+	require.NoError(t, err)
+	assert.Equal(t, hook.ID, fromURL.ID())
+
+	fromID, err := guildkit.NewWebhookClientFromID(hook.ID, hook.Token, guildkit.WithBaseURL(srv.BaseURL()))
+	require.NoError(t, err)
+	m, err := fromID.Execute(t.Context(), &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("from id")})
+	require.NoError(t, err)
+	assert.Equal(t, "from id", m.Content)
+
+	vote := components.List{components.NewActionRow(components.NewButton(components.ButtonPrimary, "vote:yes", "Yes"))}
+	params := &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), Content: guildkit.Some("vote"), Components: vote}
+	_, err = fromID.Execute(t.Context(), params)
+	requireWebhookProblem(t, err, "components[0].components[0]", "not_allowed")
+	assert.Contains(t, err.Error(), "ApplicationOwned", "the error names the field")
+
+	fromHook, err := c.WebhookClient(hook)
+	require.NoError(t, err)
+	m, err = fromHook.Execute(t.Context(), params)
+	require.NoError(t, err, "ownership inferred from the *Webhook")
+	assert.Len(t, m.Components, 1)
+	assert.False(t, params.ApplicationOwned, "the caller's params are not changed")
+
+	_, err = c.WebhookClient(&guildkit.Webhook{ID: 5})
+	assert.ErrorContains(t, err, "no token")
+	_, err = guildkit.NewWebhookClientFromID(0, "x", guildkit.WithBaseURL(srv.BaseURL()))
+	assert.Error(t, err)
+	_, err = guildkit.NewWebhookClientFromID(5, "secret-token")
+	require.Error(t, err, "the base URL is required")
+	assert.NotContains(t, err.Error(), "secret-token")
 }

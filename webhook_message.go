@@ -142,6 +142,11 @@ func (p *WebhookExecuteParams) validate(vc validation) error {
 		}
 	}
 	hasComponents := validateMessageComponents(&v, p.Components, v2, p.ApplicationOwned)
+	if hasComponents && !p.ApplicationOwned && !p.WithComponents.Or(false) {
+		// The service would take the message and drop the components (and
+		// refuse it as empty when they were all it held).
+		v.Add("with_components", wire.CodeRequired, "a webhook not owned by an application ignores components unless WithComponents is Some(true); set it, or set ApplicationOwned if an application owns the webhook")
+	}
 	if content == "" && len(p.Embeds) == 0 && !hasComponents && len(p.Files) == 0 && !hasPoll {
 		v.Add("", wire.CodeRequired, "at least one of content, embeds, components, files and poll is required")
 	}
@@ -296,7 +301,9 @@ func (p *WebhookMessageEditParams) validate(validation) error {
 		// the top can only be a V2 message's.
 		v2 = messageLooksV2(comps)
 	}
-	validateMessageComponents(&v, comps, v2, p.ApplicationOwned)
+	if validateMessageComponents(&v, comps, v2, p.ApplicationOwned) && !p.ApplicationOwned && !p.WithComponents.Or(false) {
+		v.Add("with_components", wire.CodeRequired, "a webhook not owned by an application ignores components unless WithComponents is Some(true); set it, or set ApplicationOwned if an application owns the webhook")
+	}
 	return v.Err()
 }
 

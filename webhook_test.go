@@ -894,6 +894,7 @@ func TestWebhookComponentsV2Transitions(t *testing.T) {
 		Files: []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}}})
 	require.NoError(t, err)
 	edit := func(p *guildkit.WebhookMessageEditParams) (*guildkit.Message, error) {
+		p.ApplicationOwned = true // the bot's application owns hook
 		return f.c.Webhooks.EditMessage(ctx, hook.ID, hook.Token, m.ID, p)
 	}
 	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
@@ -1156,9 +1157,19 @@ func TestWebhookExecuteComponents(t *testing.T) {
 	m, err = exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("docs"), Components: links, WithComponents: guildkit.Some(true)})
 	require.NoError(t, err)
 	assert.Len(t, m.Components, 1)
-	m, err = exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("docs"), Components: links})
+	// Without with_components the service would drop them: the client
+	// refuses before sending, naming the parameter.
+	_, err = exec(f.hook, &guildkit.WebhookExecuteParams{Content: guildkit.Some("docs"), Components: links})
+	requireWebhookProblem(t, err, "with_components", "required")
+	assert.Contains(t, err.Error(), "WithComponents")
+	// Sent raw, the service drops them indeed.
+	_, err = guildkit.ExportDoNoAuth(f.c, ctx, "POST", "/webhooks/{webhook.id}/{webhook.token}",
+		map[string]any{"content": "docs", "components": links}, nil, f.hook.ID, f.hook.Token)
 	require.NoError(t, err)
-	assert.Empty(t, m.Components, "ignored without with_components")
+	sent := f.srv.WebhookMessages(f.hook.ID)
+	require.NotEmpty(t, sent)
+	assert.Equal(t, "docs", sent[len(sent)-1].Content)
+	assert.Empty(t, sent[len(sent)-1].Components, "ignored without with_components")
 
 	// The mode follows the flag: V2 components without IS_COMPONENTS_V2 are
 	// refused, with it they pass.

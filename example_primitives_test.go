@@ -12,22 +12,58 @@ import (
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
-// An Opt has three states; Get, Or, IsSet, IsNull and IsZero tell them
-// apart.
+// Opt has three states: absent (the zero Opt), null, and a value.
 func ExampleOpt() {
-	for _, o := range []guildkit.Opt[string]{
-		guildkit.Some("bob"),    // send a value
-		guildkit.Null[string](), // send null
-		{},                      // the zero Opt: leave the field out
-	} {
-		v, ok := o.Get()
-		fmt.Printf("%-9v IsSet=%-5v IsNull=%-5v IsZero=%-5v Get=(%q, %v) Or=%q\n",
-			o, o.IsSet(), o.IsNull(), o.IsZero(), v, ok, o.Or("default"))
+	nick := guildkit.Some("Ada")
+	v, ok := nick.Get()
+	fmt.Println(v, ok, nick.IsSet())
+
+	var absent guildkit.Opt[string]
+	fmt.Println(absent.IsZero(), absent.Or("(keep the current nickname)"))
+
+	cleared := guildkit.Null[string]()
+	fmt.Println(cleared.IsNull(), cleared)
+	// Output:
+	// Ada true true
+	// true (keep the current nickname)
+	// true null
+}
+
+// A Snowflake carries the moment it was made.
+func ExampleSnowflake() {
+	id, err := guildkit.ParseSnowflake("175928847299117063")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id, id.Time().UTC().Format(time.RFC3339))
+
+	_, err = guildkit.ParseSnowflake("12a")
+	fmt.Println(err)
+	// Output:
+	// 175928847299117063 2016-04-30T11:18:25Z
+	// guildkit: ParseSnowflake("12a"): not a snowflake, a decimal id below 2^64: invalid syntax
+}
+
+// A ValidationError lists every problem the client found before sending,
+// each with its path.
+func ExampleValidationError() {
+	c, err := guildkit.New(guildkit.BotToken("token"), guildkit.WithBaseURL("https://chat.example.com/api/v10"))
+	if err != nil {
+		panic(err)
+	}
+	_, err = c.Members.Modify(context.Background(), 1, 2, &guildkit.MemberModifyParams{
+		Nick:  guildkit.Some("a nickname far longer than the thirty-two characters allowed"),
+		Roles: guildkit.Some([]guildkit.Snowflake{0}),
+	})
+	var v *guildkit.ValidationError
+	if errors.As(err, &v) {
+		for _, p := range v.Problems {
+			fmt.Printf("%s (%s)\n", p.Path, p.Code)
+		}
 	}
 	// Output:
-	// bob       IsSet=true  IsNull=false IsZero=false Get=("bob", true) Or="bob"
-	// null      IsSet=false IsNull=true  IsZero=false Get=("", false) Or="default"
-	// <omitted> IsSet=false IsNull=false IsZero=true  Get=("", false) Or="default"
+	// nick (length)
+	// roles[0] (required)
 }
 
 // A response field of type Opt tells an absent field from a null one.
@@ -48,21 +84,6 @@ func ExampleOpt_response() {
 	// Output: "" false true
 }
 
-// A Snowflake carries its creation time; SnowflakeFromTime makes a cursor
-// from a time.
-func ExampleSnowflake() {
-	id := guildkit.Snowflake(175928847299117063)
-	fmt.Println(id, id.IsZero())
-	fmt.Println(id.Time().Format(time.RFC3339Nano))
-
-	after := guildkit.SnowflakeFromTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	fmt.Println(after.Time().Format(time.DateOnly), after > id)
-	// Output:
-	// 175928847299117063 false
-	// 2016-04-30T11:18:25.796Z
-	// 2024-01-01 true
-}
-
 func ExampleParseSnowflake() {
 	id, err := guildkit.ParseSnowflake("175928847299117063")
 	fmt.Println(id, err)
@@ -76,9 +97,10 @@ func ExampleParseSnowflake() {
 	// true
 }
 
-// A request the client can tell is wrong is not sent: the error lists every
-// problem, one a line, each with its path and a code from package wire.
-func ExampleValidationError() {
+// A ValidationError with several problems reads one a line; each is a
+// FieldError with its path and a code from package wire, and errors.As
+// reaches the first.
+func ExampleFieldError() {
 	client, _ := guildkit.New(guildkit.BotToken("my-bot-token"), guildkit.WithBaseURL("https://chat.example.com/api/v10"))
 
 	_, err := client.Roles.Create(context.Background(), 1, &guildkit.RoleCreateParams{
@@ -87,22 +109,13 @@ func ExampleValidationError() {
 	})
 	fmt.Println(err)
 
-	var ve *guildkit.ValidationError
-	if errors.As(err, &ve) {
-		for _, p := range ve.Problems {
-			fmt.Printf("%s %s\n", p.Path, p.Code)
-		}
-	}
-	// errors.As reaches the first problem too; its Code is one of the
-	// wire.Code... constants.
+	// Code is one of the wire.Code... constants.
 	var fe guildkit.FieldError
 	fmt.Println(errors.As(err, &fe), fe.Path, fe.Code == wire.CodeRange)
 	// Output:
 	// guildkit: invalid request, 2 problems:
 	// 	color: an RGB value 0-0xFFFFFF, got 16777216
 	// 	name: an empty name: leave Name unset for the default "new role"
-	// color range
-	// name required
 	// true color true
 }
 
