@@ -68,11 +68,14 @@ const (
 )
 
 // FieldError is one problem with one field, with its path ("roles[0]",
-// "components[1].accessory.url"), a code and a message.
+// "components[1].accessory.url"), a code ([wire.CodeRequired], ...) and a
+// message; see [wire.FieldError].
 type FieldError = wire.FieldError
 
 // ValidationError lists every problem the client found in a request before
-// sending it; nothing was sent. errors.As reaches each [FieldError].
+// sending it; nothing was sent. errors.As reaches each [FieldError]. Its
+// field [wire.ValidationError.Problems] lists them; its methods are listed
+// under package wire.
 type ValidationError = wire.ValidationError
 
 // APIError is an error answer from the service: any status of 400 or more
