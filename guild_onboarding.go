@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -97,7 +98,9 @@ type GuildOnboardingModifyParams struct {
 
 // OnboardingPromptParams is a question in [GuildOnboardingModifyParams].
 type OnboardingPromptParams struct {
-	// ID is the prompt to keep; omitted for a new one.
+	// ID is the prompt to keep. The interface requires an id on every
+	// prompt; for a new one leave it unset and the client sends a fresh
+	// snowflake, as the reference platform's own client does.
 	ID           Opt[Snowflake]                 `json:"id,omitzero"`
 	Type         PromptType                     `json:"type"`
 	Options      []OnboardingPromptOptionParams `json:"options"` // at least one
@@ -112,7 +115,8 @@ type OnboardingPromptParams struct {
 // emoji), EmojiName and EmojiAnimated; the service answers with an emoji
 // object ([OnboardingPromptOption.Emoji]).
 type OnboardingPromptOptionParams struct {
-	// ID is the option to keep; omitted for a new one.
+	// ID is the option to keep; for a new one leave it unset and the client
+	// sends a fresh snowflake, as it does for prompts.
 	ID            Opt[Snowflake]   `json:"id,omitzero"`
 	ChannelIDs    Opt[[]Snowflake] `json:"channel_ids,omitzero"`
 	RoleIDs       Opt[[]Snowflake] `json:"role_ids,omitzero"`
@@ -157,6 +161,48 @@ func (p *GuildOnboardingModifyParams) validate(validation) error {
 	return v.Err()
 }
 
+// withIDs returns p, or a copy of p whose new prompts and options carry a
+// fresh snowflake each: the interface requires a prompt's id, and the
+// reference platform refuses a prompt without one. The ids are made from now,
+// one apart, so that they are unique in the request; the caller's params are
+// not changed.
+func (p *GuildOnboardingModifyParams) withIDs(now time.Time) *GuildOnboardingModifyParams {
+	prompts, ok := p.Prompts.Get()
+	if !ok {
+		return p
+	}
+	missing := false
+	for _, pr := range prompts {
+		missing = missing || !pr.ID.IsSet()
+		for _, o := range pr.Options {
+			missing = missing || !o.ID.IsSet()
+		}
+	}
+	if !missing {
+		return p
+	}
+	next := SnowflakeFromTime(now)
+	fresh := func() Opt[Snowflake] { next++; return Some(next) }
+	cp := *p
+	out := make([]OnboardingPromptParams, len(prompts))
+	for i, pr := range prompts {
+		if !pr.ID.IsSet() {
+			pr.ID = fresh()
+		}
+		opts := make([]OnboardingPromptOptionParams, len(pr.Options))
+		for j, o := range pr.Options {
+			if !o.ID.IsSet() {
+				o.ID = fresh()
+			}
+			opts[j] = o
+		}
+		pr.Options = opts
+		out[i] = pr
+	}
+	cp.Prompts = Some(out)
+	return &cp
+}
+
 // ModifyOnboarding changes the guild's onboarding flow and returns it.
 // Requires MANAGE_GUILD and MANAGE_ROLES. Enabling it needs at least 7
 // default channels, at least 5 of them writable by @everyone (counted per
@@ -170,6 +216,7 @@ func (s *GuildService) ModifyOnboarding(ctx context.Context, guildID Snowflake, 
 	if err := params.validate(s.c.validation()); err != nil {
 		return nil, err
 	}
+	params = params.withIDs(time.Now())
 	var out Onboarding
 	if _, err := s.c.do(ctx, &request{method: "PUT", route: "/guilds/{guild.id}/onboarding", path: []any{guildID},
 		body: params, auditLog: true, opts: opts}, &out); err != nil {

@@ -3,6 +3,7 @@ package guildkit_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -805,3 +806,52 @@ var (
 		return err
 	})
 )
+
+// TestOnboardingPromptIDs: Modify Guild Onboarding never sends a prompt or
+// an option without an id (new ones get fresh, distinct snowflakes), leaves
+// the caller's params as they were, and the in-memory server refuses a
+// prompt without an id, as the service does.
+func TestOnboardingPromptIDs(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	var sent struct {
+		Prompts []struct {
+			ID      *string `json:"id"`
+			Options []struct {
+				ID *string `json:"id"`
+			} `json:"options"`
+		} `json:"prompts"`
+	}
+	mux.HandleFunc("PUT /guilds/1/onboarding", func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&sent))
+		writeJSON(w, http.StatusOK, map[string]any{"guild_id": "1", "prompts": []any{}, "default_channel_ids": []any{}, "enabled": false, "mode": 0})
+	})
+	params := &guildkit.GuildOnboardingModifyParams{Prompts: guildkit.Some([]guildkit.OnboardingPromptParams{
+		{Title: "Kept", ID: guildkit.Some[guildkit.Snowflake](42), Options: []guildkit.OnboardingPromptOptionParams{{Title: "a"}, {Title: "b", ID: guildkit.Some[guildkit.Snowflake](43)}}},
+		{Title: "New", Options: []guildkit.OnboardingPromptOptionParams{{Title: "c"}}},
+	})}
+	_, err := c.Guilds.ModifyOnboarding(t.Context(), 1, params)
+	require.NoError(t, err)
+	require.Len(t, sent.Prompts, 2)
+	seen := map[string]bool{}
+	for i, p := range sent.Prompts {
+		require.NotNil(t, p.ID, "prompt %d sent without an id", i)
+		assert.False(t, seen[*p.ID], "ids are distinct")
+		seen[*p.ID] = true
+		for j, o := range p.Options {
+			require.NotNil(t, o.ID, "prompt %d option %d sent without an id", i, j)
+			assert.False(t, seen[*o.ID], "ids are distinct")
+			seen[*o.ID] = true
+		}
+	}
+	assert.Equal(t, "42", *sent.Prompts[0].ID, "a kept prompt keeps its id")
+	assert.Equal(t, "43", *sent.Prompts[0].Options[1].ID)
+	prompts, _ := params.Prompts.Get()
+	assert.False(t, prompts[1].ID.IsSet(), "the caller's params are not changed")
+	assert.False(t, prompts[0].Options[0].ID.IsSet())
+
+	f := newFixture(t, guildkit.PermissionManageGuild|guildkit.PermissionManageRoles, guildkittest.DefaultEveryonePermissions)
+	_, err = guildkit.ExportDo(f.c, t.Context(), "PUT", "/guilds/{guild.id}/onboarding",
+		map[string]any{"prompts": []any{map[string]any{"type": 0, "title": "No id", "options": []any{map[string]any{"title": "x"}}}}}, nil, f.guild.ID)
+	requireFormError(t, err, "prompts[0].id")
+}

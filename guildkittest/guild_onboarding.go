@@ -103,7 +103,9 @@ func (s *Server) modifyOnboarding(c *call) {
 				Options: make([]guildkit.OnboardingPromptOption, 0, len(pp.Options)),
 			}
 			if pr.ID == 0 {
-				pr.ID = s.newID()
+				// The interface requires a prompt's id; the reference
+				// platform refuses a prompt without one.
+				problems[at+".id"] = "This field is required"
 			}
 			for j, po := range pp.Options {
 				oat := fmt.Sprintf("%s.options.%d", at, j)
