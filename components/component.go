@@ -152,12 +152,14 @@ type TextDisplay struct {
 
 // Thumbnail (type 11) is a small image, only usable as a [Section]
 // accessory; images only (animated formats allowed, no video). Description is
-// at most 1024 characters and may be null. Spoiler defaults to false.
+// at most 1024 characters and may be null. Spoiler defaults to false and is
+// always encoded, false too, as the reference platform (v10) sends it in
+// every answer: a thumbnail read from a message re-encodes unchanged.
 type Thumbnail struct {
 	ID          int               `json:"id,omitempty"`
 	Media       UnfurledMediaItem `json:"media"`
 	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed (no description)
-	Spoiler     bool              `json:"spoiler,omitempty"`
+	Spoiler     bool              `json:"spoiler"`
 }
 
 // MediaGallery (type 12) shows 1-10 media items.
@@ -168,11 +170,12 @@ type MediaGallery struct {
 
 // File (type 13) shows an uploaded attachment. File.URL may only be an
 // "attachment://<filename>" reference. Name and Size (bytes) are ignored on
-// input and supplied in responses.
+// input and supplied in responses. Spoiler is always encoded, false too, as
+// the reference platform (v10) sends it in every answer.
 type File struct {
 	ID      int               `json:"id,omitempty"`
 	File    UnfurledMediaItem `json:"file"`
-	Spoiler bool              `json:"spoiler,omitempty"`
+	Spoiler bool              `json:"spoiler"`
 	Name    string            `json:"name,omitempty"` // response only
 	Size    int64             `json:"size,omitempty"` // response only
 }
@@ -187,12 +190,14 @@ type Separator struct {
 
 // Container (type 17) groups child components (action rows, text displays,
 // sections, media galleries, separators and files) in a box. AccentColor is
-// an RGB colour 0x000000-0xFFFFFF and may be null; Spoiler defaults to false.
+// an RGB colour 0x000000-0xFFFFFF and may be null; Spoiler defaults to false
+// and is always encoded, false too, as the reference platform (v10) sends it
+// in every answer: a container read from a message re-encodes unchanged.
 type Container struct {
 	ID          int      `json:"id,omitempty"`
 	Components  List     `json:"components"`
 	AccentColor Opt[int] `json:"accent_color,omitzero"` // 0x000000-0xFFFFFF; Null allowed (no accent)
-	Spoiler     bool     `json:"spoiler,omitempty"`
+	Spoiler     bool     `json:"spoiler"`
 }
 
 // Label (type 18) wraps one modal component with a label of at most 45

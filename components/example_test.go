@@ -67,7 +67,8 @@ func Example_v2MessageBuilders() {
 	//           "media": {
 	//             "url": "https://ci.example/badge.png"
 	//           },
-	//           "description": "green badge"
+	//           "description": "green badge",
+	//           "spoiler": false
 	//         }
 	//       },
 	//       {
@@ -99,7 +100,8 @@ func Example_v2MessageBuilders() {
 	//         ]
 	//       }
 	//     ],
-	//     "accent_color": 3066993
+	//     "accent_color": 3066993,
+	//     "spoiler": false
 	//   }
 	// ]
 }

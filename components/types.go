@@ -237,11 +237,12 @@ type DefaultValue struct {
 }
 
 // MediaGalleryItem is one item of a [MediaGallery]. Description is at most
-// 1024 characters and may be null.
+// 1024 characters and may be null. Spoiler is always encoded, false too, as
+// the reference platform (v10) sends it in every answer.
 type MediaGalleryItem struct {
 	Media       UnfurledMediaItem `json:"media"`
 	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed
-	Spoiler     bool              `json:"spoiler,omitempty"`
+	Spoiler     bool              `json:"spoiler"`
 }
 
 // RadioOption is one choice of a [RadioGroup] or a [CheckboxGroup] (the

@@ -158,6 +158,22 @@ func fill(p any) {
 		if o.Embeds == nil {
 			o.Embeds = []guildkit.Embed{}
 		}
+	case *components.Separator:
+		// The platform answers with a separator's defaults filled in.
+		if o.Divider.IsZero() {
+			o.Divider = components.Some(true)
+		}
+		if o.Spacing == 0 {
+			o.Spacing = components.SpacingSmall
+		}
+	case *components.Thumbnail:
+		if o.Description.IsZero() {
+			o.Description = components.Null[string]()
+		}
+	case *components.MediaGalleryItem:
+		if o.Description.IsZero() {
+			o.Description = components.Null[string]()
+		}
 	case *guildkit.Emoji:
 		if o.Animated == nil {
 			f := false
