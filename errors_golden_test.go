@@ -100,7 +100,7 @@ func TestErrorTextsGolden(t *testing.T) {
 			_, err := guildkit.New(guildkit.BotToken("Bot abc.def"), guildkit.WithBaseURL("https://chat.example.com/api/v10"))
 			return err
 		},
-		"parse_snowflake": func() error { _, err := guildkit.ParseSnowflake("12a"); return err },
+		"parse_snowflake":  func() error { _, err := guildkit.ParseSnowflake("12a"); return err },
 		"decode_snowflake": func() error { _, err := c.Guilds.Get(ctx, 10, nil); return err },
 		"webhook_components": func() error {
 			// A plain webhook drops components unless asked to keep them.
