@@ -32,9 +32,14 @@ type Credential interface {
 type credential struct {
 	scheme string
 	token  *secret
+	header *secret // scheme + " " + token, built once: every call sends it
 }
 
-func (c credential) authorization() string { return c.scheme + " " + c.token.value() }
+func (c credential) authorization() string { return c.header.value() }
+
+func newCredential(scheme, token string) credential {
+	return credential{scheme: scheme, token: newSecret(token), header: newSecret(scheme + " " + token)}
+}
 
 // String returns the scheme and a placeholder, never the token.
 func (c credential) String() string { return c.scheme + " <redacted>" }
@@ -88,11 +93,11 @@ func (s *secret) MarshalJSON() ([]byte, error) { return []byte(`"<redacted>"`), 
 // reference platform's form; the interface leaves the header syntax unshown).
 // Give the token alone: [New] refuses one that starts with "Bot ", a habit
 // from other libraries.
-func BotToken(token string) Credential { return credential{"Bot", newSecret(token)} }
+func BotToken(token string) Credential { return newCredential("Bot", token) }
 
 // BearerToken is a user's OAuth2 access token, sent as
 // "Authorization: Bearer <token>".
-func BearerToken(token string) Credential { return credential{"Bearer", newSecret(token)} }
+func BearerToken(token string) Credential { return newCredential("Bearer", token) }
 
 // Client talks to the guild interface. Make one with [New]; it is safe for
 // concurrent use, and all its services share one transport (retries and rate
@@ -289,6 +294,12 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	// *RedirectError. The caller's client is copied, not changed.
 	noRedirect := *hc
 	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	// The caller's Timeout is kept by the client's own top layer, per
+	// attempt and through the reading of the body, as http.Client keeps it:
+	// net/http, which does not know the client's transports, would serve it
+	// with a timer goroutine and a cancellation goroutine per request.
+	timeout := noRedirect.Timeout
+	noRedirect.Timeout = 0
 	hc = &noRedirect
 	if o := cfg.observer; o != nil && o.RateLimit != nil {
 		prev := cfg.limits.observer
@@ -304,7 +315,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 		hc = withObserver(hc)
 	}
 	guarded := *hc
-	guarded.Transport = redirectGuard{next: hc.Transport}
+	guarded.Transport = redirectGuard{next: hc.Transport, timeout: timeout}
 	c.http = &guarded
 	s := service{c}
 	c.Guilds = (*GuildService)(&s)

@@ -553,3 +553,40 @@ func TestAPIErrorHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPClientTimeoutKept: the Timeout of the caller's http.Client still
+// bounds each attempt, the reading of the answer included, as net/http
+// would bound it; the caller's client is left as it was.
+func TestHTTPClientTimeoutKept(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	c, mux := setup(t)
+	_ = c
+	mux.HandleFunc("GET /guilds/1", func(w http.ResponseWriter, r *http.Request) {
+		select { // never answers in time
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("GET /guilds/2", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"2",`)) // the rest never comes
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	srvURL := strings.TrimSuffix(c.BaseURL(), basePath)
+	hc := &http.Client{Timeout: 100 * time.Millisecond}
+	tc, err := guildkit.New(guildkit.BotToken(testToken), guildkit.WithBaseURL(srvURL+basePath), guildkit.WithHTTPClient(hc),
+		guildkit.WithRetry(0, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	for _, id := range []guildkit.Snowflake{1, 2} {
+		_, err = tc.Guilds.Get(t.Context(), id, nil)
+		require.Error(t, err, "guild %d", id)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, "guild %d: %v", id, err)
+	}
+	assert.Equal(t, 100*time.Millisecond, hc.Timeout, "the caller's client is not changed")
+}

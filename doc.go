@@ -31,11 +31,50 @@
 //     leave the field out ("nil when absent"), and the two need not be told
 //     apart;
 //   - an [Opt] when the field may be absent as well as null and the two mean
-//     different things: the zero Opt is absent, [Opt.IsNull] tells null,
-//     [Opt.Get] the value.
+//     different things: the zero Opt is absent, [wire.Opt.IsNull] tells null,
+//     [wire.Opt.Get] the value.
 //
 // So a decoded object re-encodes to what the service sent. Helpers cover
 // the questions users ask most: [Member.DisplayName], [Member.TimedOut].
+//
+// # The primitives and their methods
+//
+// A few types of this package are aliases of types of package
+// [github.com/seed012df1e9/guildkit/wire], which the components package
+// shares, so one value serves both. go doc lists their methods under wire,
+// not here; they are:
+//
+//   - [Opt]: [Some] and [Null] make one; [wire.Opt.Get] (the value and
+//     whether there is one),
+//     [wire.Opt.Or] (the value or a default), [wire.Opt.IsSet] (made with
+//     Some), [wire.Opt.IsNull] (made with Null, or null in an answer),
+//     [wire.Opt.IsZero] (omitted, or absent from an answer),
+//     [wire.Opt.String] ("<omitted>", "null" or the value), and
+//     [wire.Opt.MarshalJSON], [wire.Opt.UnmarshalJSON] and
+//     [wire.Opt.EncodeValues] (query strings, where Null is an error).
+//   - [Snowflake]: [wire.Snowflake.Time] (when the id was made, from its top
+//     bits), [wire.Snowflake.IsZero], [wire.Snowflake.String], and its JSON
+//     and text encodings ([wire.Snowflake.MarshalJSON],
+//     [wire.Snowflake.UnmarshalJSON], [wire.Snowflake.MarshalText],
+//     [wire.Snowflake.UnmarshalText]) so a Snowflake may key a JSON object.
+//     [ParseSnowflake] and [SnowflakeFromTime] make one.
+//   - [ChannelType]: [wire.ChannelType.String] (the platform's name),
+//     [wire.ChannelType.Known] and [wire.ChannelType.IsThread].
+//   - [ValidationError]: the field [wire.ValidationError.Problems] (every
+//     problem), [wire.ValidationError.Error] (one problem a line when there
+//     are several), [wire.ValidationError.Unwrap] (so
+//     errors.As reaches a [FieldError]), and [wire.ValidationError.Add],
+//     [wire.ValidationError.Merge] and [wire.ValidationError.Err] for code
+//     that builds one.
+//   - [FieldError]: the fields [wire.FieldError.Path], [wire.FieldError.Code]
+//     (one of [wire.CodeRequired], [wire.CodeLength], [wire.CodeRange],
+//     [wire.CodeInvalid], [wire.CodeNotNull], [wire.CodeConflict],
+//     [wire.CodeDuplicate], [wire.CodePlacement], [wire.CodeNotAllowed]) and
+//     [wire.FieldError.Message], and [wire.FieldError.Error] ("path:
+//     message").
+//
+// The examples of [Opt], [Snowflake], [ParseSnowflake], [ChannelType],
+// [ValidationError] and [FieldError] use them.
 //
 // # Names
 //

@@ -3,9 +3,11 @@ package guildkit
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -66,11 +68,14 @@ const (
 )
 
 // FieldError is one problem with one field, with its path ("roles[0]",
-// "components[1].accessory.url"), a code and a message.
+// "components[1].accessory.url"), a code ([wire.CodeRequired], ...) and a
+// message; see [wire.FieldError].
 type FieldError = wire.FieldError
 
 // ValidationError lists every problem the client found in a request before
-// sending it; nothing was sent. errors.As reaches each [FieldError].
+// sending it; nothing was sent. errors.As reaches each [FieldError]. Its
+// field [wire.ValidationError.Problems] lists them; its methods are listed
+// under package wire.
 type ValidationError = wire.ValidationError
 
 // APIError is an error answer from the service: any status of 400 or more
@@ -208,7 +213,10 @@ func (e *RedirectError) Error() string {
 // header at all: http.Client parses it before it asks CheckRedirect, and
 // fails with the Location's text (which may hold a token) when it does not
 // parse. The header is moved to locationHeader, for the *RedirectError.
-type redirectGuard struct{ next http.RoundTripper }
+type redirectGuard struct {
+	next    http.RoundTripper
+	timeout time.Duration // the caller's http.Client.Timeout, per attempt; 0 for none
+}
 
 const locationHeader = "Guildkit-Redirect-Location"
 
@@ -217,7 +225,20 @@ func (g redirectGuard) RoundTrip(r *http.Request) (*http.Response, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
+	var cancel context.CancelFunc
+	if g.timeout > 0 {
+		var ctx context.Context
+		ctx, cancel = context.WithTimeout(r.Context(), g.timeout)
+		r = r.WithContext(ctx)
+	}
 	resp, err := next.RoundTrip(r)
+	if cancel != nil {
+		if err != nil {
+			cancel()
+		} else {
+			resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+		}
+	}
 	if err == nil && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		if loc, ok := resp.Header["Location"]; ok {
 			resp.Header = resp.Header.Clone()
@@ -226,6 +247,18 @@ func (g redirectGuard) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return resp, err
+}
+
+// cancelOnClose ends an attempt's timeout when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // redirectHost returns the host a Location value points at, resolved

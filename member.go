@@ -264,6 +264,9 @@ func (p MemberAddParams) GoString() string { return "guildkit.MemberAddParams" +
 
 func (p *MemberAddParams) validate(validation) error {
 	var v ValidationError
+	if p != nil {
+		validateNick(&v, p.Nick)
+	}
 	if p == nil || p.AccessToken == "" {
 		v.Add("access_token", wire.CodeRequired, "required")
 	}
@@ -351,6 +354,7 @@ func (p *MemberModifyParams) validate(vc validation) error {
 		return nil
 	}
 	var v ValidationError
+	validateNick(&v, p.Nick)
 	validateRoleIDs(&v, "roles", p.Roles)
 	if id, ok := p.ChannelID.Get(); ok && id == 0 {
 		v.Add("channel_id", wire.CodeInvalid, "zero channel id: use Null to disconnect")
@@ -428,6 +432,7 @@ func (p *MemberModifyCurrentParams) validate(validation) error {
 		return nil
 	}
 	var v ValidationError
+	validateNick(&v, p.Nick)
 	validateImage(&v, "avatar", p.Avatar)
 	validateImage(&v, "banner", p.Banner)
 	return v.Err()
@@ -462,6 +467,12 @@ type MemberModifyCurrentNickParams struct {
 	Nick Opt[string] `json:"nick,omitzero"`
 }
 
+func (p *MemberModifyCurrentNickParams) validate(validation) error {
+	var v ValidationError
+	validateNick(&v, p.Nick)
+	return v.Err()
+}
+
 // ModifyCurrentNick sets the calling user's nickname in the guild and
 // returns it (nil when removed). Needs CHANGE_NICKNAME. Emits
 // GUILD_MEMBER_UPDATE. Supports WithReason.
@@ -473,6 +484,9 @@ type MemberModifyCurrentNickParams struct {
 func (s *MemberService) ModifyCurrentNick(ctx context.Context, guildID Snowflake, params *MemberModifyCurrentNickParams, opts ...RequestOption) (*string, error) {
 	if params == nil {
 		params = &MemberModifyCurrentNickParams{}
+	}
+	if err := params.validate(s.c.validation()); err != nil {
+		return nil, err
 	}
 	var out nickAnswer
 	if _, err := s.c.do(ctx, &request{

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -859,4 +860,42 @@ func TestMemberTimeoutRefusesZeroAndPast(t *testing.T) {
 	}
 	_, err := c.Members.Modify(t.Context(), 1, 2, &guildkit.MemberModifyParams{CommunicationDisabledUntil: guildkit.Some(time.Now().Add(-time.Hour))})
 	assert.Equal(t, []string{"communication_disabled_until"}, problemPaths(t, err), "Modify refuses a past end too")
+}
+
+// TestNickLength: a nickname of more than 32 characters (the reference
+// platform's limit; the documents do not give one) is refused before
+// sending by every operation that sets one; 32 pass, counted in characters.
+func TestNickLength(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("nothing should be sent, got %s %s", r.Method, r.URL.Path)
+	})
+	long := guildkit.Some(strings.Repeat("é", 33))
+	calls := map[string]func() error{
+		"Modify": func() error {
+			_, err := c.Members.Modify(t.Context(), 1, 2, &guildkit.MemberModifyParams{Nick: long})
+			return err
+		},
+		"ModifyCurrent": func() error {
+			_, err := c.Members.ModifyCurrent(t.Context(), 1, &guildkit.MemberModifyCurrentParams{Nick: long})
+			return err
+		},
+		"ModifyCurrentNick": func() error {
+			_, err := c.Members.ModifyCurrentNick(t.Context(), 1, &guildkit.MemberModifyCurrentNickParams{Nick: long})
+			return err
+		},
+		"Add": func() error {
+			_, err := c.Members.Add(t.Context(), 1, 2, &guildkit.MemberAddParams{AccessToken: "a", Nick: long})
+			return err
+		},
+	}
+	for name, call := range calls {
+		assert.Equal(t, []string{"nick"}, problemPaths(t, call()), name)
+	}
+	f := newFixture(t, guildkit.PermissionManageNicknames, guildkittest.DefaultEveryonePermissions)
+	hank := f.addMember(t, "hank")
+	m, err := f.c.Members.Modify(t.Context(), f.guild.ID, hank.User.ID, &guildkit.MemberModifyParams{Nick: guildkit.Some(strings.Repeat("é", 32))})
+	require.NoError(t, err)
+	assert.Equal(t, 32, utf8.RuneCountInString(*m.Nick))
 }

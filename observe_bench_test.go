@@ -87,3 +87,31 @@ func BenchmarkObserver(b *testing.B) {
 		run(b, cannedClient(b, guildkit.WithObserver(countingObserver(&calls, &attempts))))
 	})
 }
+
+// TestCallAllocationBounds keeps the allocations of two everyday calls
+// from growing unnoticed. The transport is canned (no network), so the
+// count is the client's own and does not vary; the bounds are a little above
+// what the client makes today.
+func TestCallAllocationBounds(t *testing.T) {
+	c := cannedClient(t)
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		bound float64
+		call  func() error
+	}{
+		"Get Guild": {44, func() error { _, err := c.Guilds.Get(ctx, 1, nil); return err }},
+		"Create Ban": {50, func() error {
+			return c.Bans.Create(ctx, 1, 2, &guildkit.BanCreateParams{DeleteMessageSeconds: guildkit.Some(60)})
+		}},
+	} {
+		allocs := testing.AllocsPerRun(100, func() {
+			if err := tc.call(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %.0f allocations per call", name, allocs)
+		if allocs > tc.bound {
+			t.Errorf("%s: %.0f allocations per call, want at most %.0f", name, allocs, tc.bound)
+		}
+	}
+}

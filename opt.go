@@ -15,6 +15,10 @@ import "github.com/seed012df1e9/guildkit/wire"
 // Each field's documentation says whether Null is allowed; where the
 // interface forbids null, Null is rejected with a [ValidationError] before
 // anything is sent.
+//
+// Its methods ([wire.Opt.Get], [wire.Opt.Or], [wire.Opt.IsSet],
+// [wire.Opt.IsNull], [wire.Opt.IsZero], ...) are listed under package wire,
+// whose type this is; the package documentation lists them too.
 type Opt[T any] = wire.Opt[T]
 
 // Some returns an [Opt] that sends v.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -440,6 +441,8 @@ func redactErr(err error, secrets []string) error {
 func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
 	route0 := route
 	var b strings.Builder
+	b.Grow(len(route) + 24*len(args)) // ids are at most 20 digits
+	var num [20]byte
 	var secrets []string
 	i := 0
 	for {
@@ -457,7 +460,10 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 			switch a := args[i].(type) {
 			case Snowflake:
 				if a != 0 {
-					s = a.String()
+					// Digits need no escaping: appended without a string.
+					b.Write(strconv.AppendUint(num[:0], uint64(a), 10))
+					i++
+					continue
 				}
 			case string:
 				s = a

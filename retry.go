@@ -121,11 +121,11 @@ func (p retryPolicy) backoff(tries int, jitter float64) time.Duration {
 	return w - time.Duration(float64(w/2)*jitter)
 }
 
-func (a *attemptFacts) pastDeadline(wait time.Duration) bool {
+func (a attemptFacts) pastDeadline(wait time.Duration) bool {
 	return a.hasDeadline && a.untilDeadline < wait
 }
 
-func (a *attemptFacts) refuseWait(reason string) *RateLimitError {
+func (a attemptFacts) refuseWait(reason string) *RateLimitError {
 	lim := a.limited
 	return &RateLimitError{
 		Method: a.method, Route: a.route, RetryAfter: lim.RetryAfter, Global: lim.Global,

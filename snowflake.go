@@ -3,8 +3,10 @@ package guildkit
 import "github.com/seed012df1e9/guildkit/wire"
 
 // Snowflake is a 64-bit identifier: a JSON string on the wire (decoding also
-// accepts a number), with the creation time in its top bits ([Snowflake.Time]).
+// accepts a number), with the creation time in its top bits ([wire.Snowflake.Time]).
 // The zero Snowflake means "no id"; methods reject it for a required path id.
+// Its methods ([wire.Snowflake.IsZero], [wire.Snowflake.String], ...) are
+// listed under package wire, whose type this is.
 type Snowflake = wire.Snowflake
 
 // ParseSnowflake parses the decimal form of a snowflake.
@@ -14,7 +16,9 @@ func ParseSnowflake(s string) (Snowflake, error) { return wire.ParseSnowflake(s)
 // "after" cursor.
 var SnowflakeFromTime = wire.SnowflakeFromTime
 
-// ChannelType is the kind of a channel (text, voice, category, thread, forum, ...).
+// ChannelType is the kind of a channel (text, voice, category, thread, forum,
+// ...). Its methods ([wire.ChannelType.String], [wire.ChannelType.Known],
+// [wire.ChannelType.IsThread]) are listed under package wire.
 type ChannelType = wire.ChannelType
 
 // Channel types.

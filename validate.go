@@ -111,6 +111,20 @@ func roundDuration(d time.Duration) string {
 	return s
 }
 
+// MaxNickLength is the longest nickname, in characters. The interface's
+// documents do not give it; it is the reference platform's limit.
+const MaxNickLength = 32
+
+// validateNick checks a nickname, when one is given, against
+// [MaxNickLength].
+func validateNick(v *ValidationError, o Opt[string]) {
+	if n, ok := o.Get(); ok {
+		if l := utf8.RuneCountInString(n); l > MaxNickLength {
+			v.Add("nick", wire.CodeLength, "at most %d characters, got %d", MaxNickLength, l)
+		}
+	}
+}
+
 // validateRoleIDs checks an optional list of role ids with validateIDs.
 func validateRoleIDs(v *ValidationError, path string, o Opt[[]Snowflake]) {
 	ids, _ := o.Get()

@@ -93,3 +93,19 @@ func BenchmarkEncode40(b *testing.B) {
 		}
 	}
 }
+
+// TestValidateAllocationBound keeps the allocations of validating a
+// 40-component message from growing unnoticed; the bound is a little above
+// what Validate makes today.
+func TestValidateAllocationBound(t *testing.T) {
+	msg := fortyComponents()
+	components.AssignIDs(msg...)
+	allocs := testing.AllocsPerRun(50, func() {
+		if err := components.Validate(components.V2Message, msg...); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 80 {
+		t.Errorf("Validate of 40 components: %.0f allocations, want at most 80", allocs)
+	}
+}

@@ -6,8 +6,9 @@ import (
 )
 
 // FieldError is one problem with one field: where it is (Path, dotted and
-// indexed as in "components[1].accessory.url" or, for errors the service
-// reports, "roles.0"), a short machine-readable Code, and a Message for people.
+// indexed as in "components[1].accessory.url" or "roles[0]", for problems the
+// client finds and for those the service reports alike), a short
+// machine-readable Code, and a Message for people.
 type FieldError struct {
 	Path    string `json:"path"`
 	Code    string `json:"code,omitempty"`

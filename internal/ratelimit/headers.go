@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -48,21 +49,41 @@ func parseHeadersAt(h http.Header, now time.Time) Headers {
 		Scope:  headerValue(h, hScope),
 	}
 	out.Global = strings.EqualFold(headerValue(h, hGlobal), "true") || out.Scope == "global"
-	limit, err1 := strconv.Atoi(strings.TrimSpace(headerValue(h, hLimit)))
-	remaining, err2 := strconv.Atoi(strings.TrimSpace(headerValue(h, hRemaining)))
+	// Absent headers are not parsed: strconv's error for "" allocates, and
+	// most answers without a limit would pay it on every call.
+	limit, err1 := atoi(headerValue(h, hLimit))
+	remaining, err2 := atoi(headerValue(h, hRemaining))
 	if err1 == nil && err2 == nil && limit > 0 && remaining >= 0 {
 		out.Limited = true
 		out.Limit = limit
 		out.Remaining = min(remaining, limit)
 	}
-	if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hResetAfter)), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+	if f, err := parseFloat(headerValue(h, hResetAfter)); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		// Seconds maps a negative value, a window already over, to 0.
 		out.ResetAfter, out.HasReset = Seconds(f), true
-	} else if f, err := strconv.ParseFloat(strings.TrimSpace(headerValue(h, hReset)), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && f > 0 {
+	} else if f, err := parseFloat(headerValue(h, hReset)); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && f > 0 {
 		at := time.Unix(0, 0).Add(time.Duration(f * float64(time.Second)))
 		out.ResetAfter, out.HasReset = Seconds(at.Sub(now).Seconds()), true
 	}
 	return out
+}
+
+var errAbsent = errors.New("absent")
+
+func atoi(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errAbsent
+	}
+	return strconv.Atoi(s)
+}
+
+func parseFloat(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errAbsent
+	}
+	return strconv.ParseFloat(s, 64)
 }
 
 // The headers' canonical keys (http.CanonicalHeaderKey), so reading them

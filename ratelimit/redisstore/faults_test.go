@@ -169,8 +169,14 @@ func TestMultiProcessRedisStops(t *testing.T) {
 		res := ch.result(t)
 		assert.Empty(t, res.Errors, "child %d", i)
 		assert.Empty(t, res.Leaked, "child %d", i)
-		assert.Equal(t, 1, res.StoreDown, "child %d said once that Redis was gone", i)
-		assert.Equal(t, 1, res.StoreUp, "child %d said once that it was back", i)
+		// Told of the outage and of its end, in turn. The children's
+		// clients do not retry (MaxRetries -1, to notice an outage at once),
+		// so a connection the pool kept from before the restart can fail
+		// once more right after it: a second, short outage, told and ended
+		// like the first.
+		assert.GreaterOrEqual(t, res.StoreDown, 1, "child %d said that Redis was gone", i)
+		assert.LessOrEqual(t, res.StoreDown, 2, "child %d: one outage, and at most one stale connection after it", i)
+		assert.Equal(t, res.StoreDown, res.StoreUp, "child %d said it was back after each outage it told of", i)
 		ok += res.OK
 	}
 	assert.Equal(t, mpCalls, ok, "every call succeeds")

@@ -1,0 +1,238 @@
+package guildkit_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+// The twin benchmarks: every guildkit call beside a plain net/http +
+// encoding/json client doing the same exchange with pre-built requests and
+// minimal structs (the floor), against the same loopback handler in the same
+// run. scripts/bench.sh prints the ratios:
+//
+//	go test -run '^$' -bench '^BenchmarkTwin' -benchmem -count 5 .
+
+const twinToken = "twin-bot-token"
+
+// twinServer answers the five calls with fixed bodies, as the service
+// would: a guild, 1000 members, a member, a message, 204 for a ban.
+func twinServer(tb testing.TB) *httptest.Server {
+	tb.Helper()
+	guild := []byte(`{"id":"100000000000000001","name":"Gopher Guild","icon":null,"splash":null,"discovery_splash":null,` +
+		`"owner_id":"100000000000000002","afk_channel_id":null,"afk_timeout":300,"verification_level":1,"default_message_notifications":0,` +
+		`"explicit_content_filter":0,"roles":[{"id":"100000000000000001","name":"@everyone","color":0,"colors":{"primary_color":0,"secondary_color":null,"tertiary_color":null},"hoist":false,"icon":null,"unicode_emoji":null,"position":0,"permissions":"1024","managed":false,"mentionable":false,"flags":0}],` +
+		`"emojis":[{"id":"100000000000000009","name":"gopher","roles":[],"require_colons":true,"managed":false,"animated":false,"available":true}],` +
+		`"features":["COMMUNITY"],"mfa_level":0,"application_id":null,"system_channel_id":null,"system_channel_flags":0,"rules_channel_id":null,` +
+		`"max_presences":null,"max_members":500000,"vanity_url_code":null,"description":null,"banner":null,"premium_tier":0,"premium_subscription_count":0,` +
+		`"preferred_locale":"en-US","public_updates_channel_id":null,"max_video_channel_users":25,"max_stage_video_channel_users":50,"nsfw_level":0,` +
+		`"stickers":[],"premium_progress_bar_enabled":false,"safety_alerts_channel_id":null,"incidents_data":null}`)
+	member := func(i int) string {
+		return fmt.Sprintf(`{"user":{"id":"%d","username":"user%d","discriminator":"0","global_name":null,"avatar":null,"public_flags":0,"flags":0,"primary_guild":null,"avatar_decoration_data":null},`+
+			`"nick":null,"avatar":null,"banner":null,"roles":["100000000000000003"],"joined_at":"2024-01-02T03:04:05.678000+00:00","premium_since":null,`+
+			`"deaf":false,"mute":false,"flags":0,"pending":false,"communication_disabled_until":null,"avatar_decoration_data":null}`, 200000000000000000+i, i)
+	}
+	var members bytes.Buffer
+	members.WriteByte('[')
+	for i := range 1000 {
+		if i > 0 {
+			members.WriteByte(',')
+		}
+		members.WriteString(member(i))
+	}
+	members.WriteByte(']')
+	one := []byte(member(7))
+	message := []byte(`{"id":"300000000000000001","channel_id":"100000000000000005","author":{"id":"300000000000000002","username":"CI","discriminator":"0000","avatar":null,"bot":true},` +
+		`"content":"build log","timestamp":"2024-01-02T03:04:05.678000+00:00","edited_timestamp":null,"tts":false,"mention_everyone":false,"mentions":[],"mention_roles":[],` +
+		`"attachments":[{"id":"300000000000000003","filename":"log.txt","size":65536,"url":"https://cdn.example/a/log.txt","proxy_url":"https://cdn.example/a/log.txt","content_type":"text/plain"}],` +
+		`"embeds":[],"pinned":false,"webhook_id":"300000000000000002","type":0,"flags":0,"components":[]}`)
+	mux := http.NewServeMux()
+	answer := func(body []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+		}
+	}
+	mux.HandleFunc("GET /api/v10/guilds/100000000000000001", answer(guild))
+	mux.HandleFunc("GET /api/v10/guilds/100000000000000001/members", answer(members.Bytes()))
+	mux.HandleFunc("PATCH /api/v10/guilds/100000000000000001/members/200000000000000007", answer(one))
+	mux.HandleFunc("POST /api/v10/webhooks/300000000000000002/hook-token", answer(message))
+	mux.HandleFunc("PUT /api/v10/guilds/100000000000000001/bans/200000000000000008", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	srv := httptest.NewServer(mux)
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// Minimal structs for the floor: what a hand-written client would decode.
+type floorGuild struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Roles []struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"roles"`
+}
+
+type floorMember struct {
+	User struct {
+		ID       string `json:"id"`
+		Username string `json:"username"`
+	} `json:"user"`
+	Nick  *string  `json:"nick"`
+	Roles []string `json:"roles"`
+}
+
+type floorMessage struct {
+	ID      string `json:"id"`
+	Content string `json:"content"`
+}
+
+// BenchmarkClientTimeout is Get Guild through an http.Client with a
+// Timeout, the shape net/http serves with a timer goroutine per request
+// unless the client takes the timeout over.
+func BenchmarkClientTimeout(b *testing.B) {
+	srv := twinServer(b)
+	hc := srv.Client()
+	hc.Timeout = 30 * time.Second
+	c, err := guildkit.New(guildkit.BotToken(twinToken), guildkit.WithBaseURL(srv.URL+"/api/v10"), guildkit.WithHTTPClient(hc),
+		guildkit.WithGlobalRateLimit(0, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Guilds.Get(context.Background(), 100000000000000001, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTwin(b *testing.B) {
+	srv := twinServer(b)
+	base := srv.URL + "/api/v10"
+	hc := srv.Client()
+	c, err := guildkit.New(guildkit.BotToken(twinToken), guildkit.WithBaseURL(base), guildkit.WithHTTPClient(hc),
+		guildkit.WithGlobalRateLimit(0, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const gid, uid, ban, hook = guildkit.Snowflake(100000000000000001), guildkit.Snowflake(200000000000000007), guildkit.Snowflake(200000000000000008), guildkit.Snowflake(300000000000000002)
+	file := bytes.Repeat([]byte("log line\n"), 65536/9+1)[:65536]
+	ctx := context.Background()
+	auth := "Bot " + twinToken
+
+	floor := func(method, url, contentType string, body func() io.Reader, out any) error {
+		var rd io.Reader
+		if body != nil {
+			rd = body()
+		}
+		req, err := http.NewRequestWithContext(ctx, method, url, rd)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", auth)
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			return fmt.Errorf("status %d", resp.StatusCode)
+		}
+		if out == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			return err
+		}
+		return json.NewDecoder(resp.Body).Decode(out)
+	}
+	// The floor's multipart body is built once and replayed, as a hand
+	// written client that prepared its request would.
+	var mp bytes.Buffer
+	mw := multipart.NewWriter(&mp)
+	pj, _ := mw.CreateFormField("payload_json")
+	_, _ = pj.Write([]byte(`{"content":"build log","attachments":[{"id":0,"filename":"log.txt"}]}`))
+	fw, _ := mw.CreateFormFile("files[0]", "log.txt")
+	_, _ = fw.Write(file)
+	_ = mw.Close()
+	mpType := mw.FormDataContentType()
+
+	calls := []struct {
+		name     string
+		guildkit func() error
+		floor    func() error
+	}{
+		{"GetGuild", func() error {
+			_, err := c.Guilds.Get(ctx, gid, nil)
+			return err
+		}, func() error {
+			var g floorGuild
+			return floor("GET", base+"/guilds/100000000000000001", "", nil, &g)
+		}},
+		{"ListMembers1000", func() error {
+			_, err := c.Members.List(ctx, gid, &guildkit.MemberListParams{Limit: guildkit.Some(1000)})
+			return err
+		}, func() error {
+			var ms []floorMember
+			return floor("GET", base+"/guilds/100000000000000001/members?limit=1000", "", nil, &ms)
+		}},
+		{"ModifyMemberNick", func() error {
+			_, err := c.Members.Modify(ctx, gid, uid, &guildkit.MemberModifyParams{Nick: guildkit.Some("Ada")})
+			return err
+		}, func() error {
+			var m floorMember
+			return floor("PATCH", base+"/guilds/100000000000000001/members/200000000000000007", "application/json",
+				func() io.Reader { return strings.NewReader(`{"nick":"Ada"}`) }, &m)
+		}},
+		{"ExecuteWebhook64KiB", func() error {
+			_, err := c.Webhooks.Execute(ctx, hook, "hook-token", &guildkit.WebhookExecuteParams{
+				Wait: guildkit.Some(true), Content: guildkit.Some("build log"),
+				Files: []guildkit.File{{Name: "log.txt", ContentType: "text/plain", Reader: bytes.NewReader(file)}},
+			})
+			return err
+		}, func() error {
+			var m floorMessage
+			return floor("POST", base+"/webhooks/300000000000000002/hook-token?wait=true", mpType,
+				func() io.Reader { return bytes.NewReader(mp.Bytes()) }, &m)
+		}},
+		{"CreateBan", func() error {
+			return c.Bans.Create(ctx, gid, ban, nil)
+		}, func() error {
+			return floor("PUT", base+"/guilds/100000000000000001/bans/200000000000000008", "", nil, nil)
+		}},
+	}
+	for _, call := range calls {
+		b.Run(call.name+"/guildkit", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := call.guildkit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(call.name+"/floor", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := call.floor(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
