@@ -607,7 +607,18 @@ func TestWaitTargetUsersJob(t *testing.T) {
 func TestWaitTargetUsersJobCancelled(t *testing.T) {
 	t.Parallel()
 	f := newInviteFixture(t, guildkittest.WithTargetUsersJobPolls(-1))
-	c := f.srv.Client()
+	// read is told when a status read has returned its answer, decoded: the
+	// server's request log may list the request before the client has read
+	// the answer, and a cancel then would end the read itself.
+	read := make(chan struct{}, 16)
+	c := f.srv.Client(guildkit.WithObserver(guildkit.Observer{CallEnd: func(_ context.Context, e guildkit.CallEvent) {
+		if e.Call.Route == "/invites/{invite.code}/target-users/job-status" && e.Err == nil {
+			select {
+			case read <- struct{}{}:
+			default:
+			}
+		}
+	}}))
 	require.NoError(t, c.Invites.UpdateTargetUsers(t.Context(), "gophers", []guildkit.Snowflake{f.alice}))
 
 	ctx, cancel := context.WithCancel(t.Context())
@@ -623,14 +634,11 @@ func TestWaitTargetUsersJobCancelled(t *testing.T) {
 	}()
 	// Cancel once the first status read has been answered: the wait is then
 	// on its timer, an hour long.
-	require.Eventually(t, func() bool {
-		for _, r := range f.srv.Requests() {
-			if r.Route == "/invites/{invite.code}/target-users/job-status" {
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, time.Millisecond)
+	select {
+	case <-read:
+	case res := <-done:
+		t.Fatalf("the wait ended before a status read: %v", res.err)
+	}
 	cancel()
 	res := <-done
 	require.ErrorIs(t, res.err, context.Canceled)
