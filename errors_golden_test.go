@@ -1,6 +1,7 @@
 package guildkit_test
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
 )
 
 var updateErrors = flag.Bool("update-errors", false, "rewrite testdata/errors/*.golden from the errors' texts")
@@ -51,6 +53,13 @@ func TestErrorTextsGolden(t *testing.T) {
 	})
 	mux.HandleFunc("GET /guilds/7", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://elsewhere.example/api/v10/guilds/7", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET /guilds/10", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"id": "not-a-number", "name": "x"})
+	})
+	mux.HandleFunc("GET /invites/abc/target-users/job-status", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"status": 3, "total_users": 2, "processed_users": 1,
+			"created_at": "2026-01-02T03:04:05Z", "completed_at": nil, "error_message": "Failed to parse file"})
 	})
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
@@ -91,7 +100,42 @@ func TestErrorTextsGolden(t *testing.T) {
 			_, err := guildkit.New(guildkit.BotToken("Bot abc.def"), guildkit.WithBaseURL("https://chat.example.com/api/v10"))
 			return err
 		},
-		"parse_snowflake": func() error { _, err := guildkit.ParseSnowflake("12a"); return err },
+		"parse_snowflake":  func() error { _, err := guildkit.ParseSnowflake("12a"); return err },
+		"decode_snowflake": func() error { _, err := c.Guilds.Get(ctx, 10, nil); return err },
+		"webhook_components": func() error {
+			// A plain webhook drops components unless asked to keep them.
+			wc, err := guildkit.NewWebhookClientFromID(11, "webhook-token", guildkit.WithBaseURL("https://chat.example.com/api/v10"))
+			require.NoError(t, err)
+			_, err = wc.Execute(ctx, &guildkit.WebhookExecuteParams{Content: guildkit.Some("hi"), Components: []components.Component{
+				components.NewActionRow(components.LinkButton("https://ci.example.com/1", "Open")),
+			}})
+			return err
+		},
+		"components_validate": func() error {
+			return components.Validate(components.LegacyMessage,
+				components.NewActionRow(components.NewButton(components.ButtonPrimary, "", "")),
+				components.NewActionRow())
+		},
+		"modal_field_type": func() error {
+			_, err := modalSubmit(t).Text("area")
+			return err
+		},
+		"modal_no_field": func() error {
+			_, err := modalSubmit(t).Text("nothing")
+			return err
+		},
+		"target_users_csv": func() error {
+			for _, err := range guildkit.ParseTargetUsersCSV(strings.NewReader("user_id\n123\nabc\n")) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		"target_users_job": func() error {
+			_, err := c.Invites.WaitTargetUsersJob(ctx, "abc", time.Millisecond)
+			return err
+		},
 		"webhook_url": func() error {
 			_, err := guildkit.NewWebhookClient("https://chat.example.com/api/v10/webhooks/secret-token/123")
 			return err
@@ -112,9 +156,21 @@ func TestErrorTextsGolden(t *testing.T) {
 			want, err := os.ReadFile(file)
 			require.NoError(t, err, "run go test -run TestErrorTextsGolden -update-errors")
 			assert.Equal(t, string(want), text)
-			assert.Equal(t, 1, strings.Count(text, "guildkit:"), "one package prefix")
+			assert.Len(t, packagePrefix.FindAllString(text, -1), 1, "one package prefix")
 		})
 	}
+}
+
+// packagePrefix finds the package prefixes of an error's text.
+var packagePrefix = regexp.MustCompile(`(^|: )(guildkit|components|wire|strconv|snowflake): `)
+
+// modalSubmit is a modal submission with a string select "area".
+func modalSubmit(t *testing.T) *components.ModalSubmitData {
+	t.Helper()
+	var d components.ModalSubmitData
+	require.NoError(t, json.Unmarshal([]byte(`{"custom_id": "report", "components": [
+		{"type": 18, "id": 1, "component": {"type": 3, "id": 2, "custom_id": "area", "values": ["ui"]}}]}`), &d))
+	return &d
 }
 
 // TestErrorHints: each hint comes with its error and only with it, and the
@@ -129,6 +185,13 @@ func TestErrorHints(t *testing.T) {
 	mux.HandleFunc("GET /guilds/2", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"})
 	})
+	mux.HandleFunc("GET /guilds/4", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<html><body>Welcome to nginx!</body></html>")
+	})
+	mux.HandleFunc("GET /guilds/10", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"id": "not-a-number"})
+	})
 
 	_, err := c.Guilds.Get(t.Context(), 3, nil)
 	require.ErrorIs(t, err, guildkit.ErrNotFound, "a code-less 404 is still not found")
@@ -140,6 +203,18 @@ func TestErrorHints(t *testing.T) {
 	_, err = c.Guilds.Get(t.Context(), 6, nil)
 	require.ErrorAs(t, err, &apiErr)
 	assert.Empty(t, apiErr.Hint, "the interface's own 404 needs no hint")
+
+	// An HTML page where JSON was expected: the base URL again.
+	_, err = c.Guilds.Get(t.Context(), 4, nil)
+	var decErr *guildkit.DecodeError
+	require.ErrorAs(t, err, &decErr)
+	assert.Contains(t, decErr.Hint, "text/html")
+	assert.Contains(t, decErr.Hint, "path prefix "+basePath)
+	assert.NotContains(t, err.Error(), testToken)
+	// JSON of the wrong shape is a decoding problem, not a wrong base URL.
+	_, err = c.Guilds.Get(t.Context(), 10, nil)
+	require.ErrorAs(t, err, &decErr)
+	assert.Empty(t, decErr.Hint, "a JSON answer needs no base-URL hint")
 
 	_, err = c.Guilds.Get(t.Context(), 2, nil)
 	require.ErrorIs(t, err, guildkit.ErrUnauthorized)

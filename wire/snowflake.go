@@ -69,7 +69,9 @@ func (s *Snowflake) UnmarshalJSON(b []byte) error {
 	}
 	v, err := strconv.ParseUint(string(b), 10, 64)
 	if err != nil {
-		return errors.New("snowflake: invalid value " + strconv.Quote(truncate(string(b), 32)))
+		// No package prefix: this error is read inside a decoding error
+		// that has one.
+		return errors.New("not a snowflake id (a decimal id below 2^64): " + strconv.Quote(truncate(string(b), 32)))
 	}
 	*s = Snowflake(v)
 	return nil
