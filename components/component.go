@@ -250,4 +250,8 @@ type Checkbox struct {
 	ID       int    `json:"id,omitempty"`
 	CustomID string `json:"custom_id"`
 	Default  bool   `json:"default,omitempty"`
+	// Required is not allowed on a checkbox ("cannot be marked required;
+	// use a one-option Checkbox Group instead"). It is kept when decoded,
+	// re-encoded, and reported by [Validate], never dropped.
+	Required Opt[bool] `json:"required,omitzero"`
 }

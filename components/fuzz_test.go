@@ -109,3 +109,41 @@ func FuzzDecodeModalSubmit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRejectedStaysRejected: decoding a tree and encoding it again never
+// turns a tree Validate refuses into one it accepts (a field dropped or a
+// zero collapsed at decode time would).
+func FuzzRejectedStaysRejected(f *testing.F) {
+	for _, s := range []string{
+		`[{"type":18,"label":"Agree","component":{"type":23,"custom_id":"ok","required":true}}]`,
+		`[{"type":14,"spacing":0}]`,
+		`[{"type":14,"divider":null}]`,
+		`[{"type":1,"components":[{"type":2,"style":0,"label":"x","custom_id":"a"}]}]`,
+		`[{"type":17,"accent_color":-1,"components":[{"type":10,"content":"x"}]}]`,
+		`[{"type":10,"content":""}]`,
+	} {
+		f.Add(s, uint8(2))
+		f.Add(s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, doc string, target uint8) {
+		tg := components.Target(target%3 + 1)
+		var list components.List
+		if json.Unmarshal([]byte(doc), &list) != nil {
+			return
+		}
+		if components.Validate(tg, list...) == nil {
+			return
+		}
+		again, err := json.Marshal(list)
+		if err != nil {
+			return
+		}
+		var back components.List
+		if err := json.Unmarshal(again, &back); err != nil {
+			t.Fatalf("re-encoded tree does not decode: %v\n%s", err, again)
+		}
+		if components.Validate(tg, back...) == nil {
+			t.Fatalf("refused before the round trip, accepted after:\n in: %s\nout: %s", doc, again)
+		}
+	})
+}

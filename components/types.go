@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/seed012df1e9/guildkit/wire"
@@ -161,12 +162,18 @@ func (s TextInputStyle) String() string {
 
 // SeparatorSpacing is the padding of a [Separator]: 1 small (the default)
 // or 2 large. The zero value means "not set" and is left out of the JSON.
+// An explicit "spacing": 0 read from JSON, which the document does not
+// allow, is kept apart from "not set" (it re-encodes as 0, and [Validate]
+// reports it), so decoding never turns a refused value into an accepted one.
 type SeparatorSpacing int
 
 // Separator spacings.
 const (
 	SpacingSmall SeparatorSpacing = 1
 	SpacingLarge SeparatorSpacing = 2
+
+	// spacingExplicitZero stands for a "spacing": 0 that was sent.
+	spacingExplicitZero SeparatorSpacing = -1 << 31
 )
 
 // String returns "Small", "Large", "Unset" for zero, or "SeparatorSpacing(n)".
@@ -179,7 +186,33 @@ func (s SeparatorSpacing) String() string {
 	case SpacingLarge:
 		return "Large"
 	}
-	return "SeparatorSpacing(" + strconv.Itoa(int(s)) + ")"
+	return "SeparatorSpacing(" + strconv.Itoa(s.value()) + ")"
+}
+
+// value is the number s stands for on the wire.
+func (s SeparatorSpacing) value() int {
+	if s == spacingExplicitZero {
+		return 0
+	}
+	return int(s)
+}
+
+// MarshalJSON encodes the spacing's number (an explicit 0 as 0).
+func (s SeparatorSpacing) MarshalJSON() ([]byte, error) {
+	return strconv.AppendInt(nil, int64(s.value()), 10), nil
+}
+
+// UnmarshalJSON decodes a spacing, keeping an explicit 0 apart from unset.
+func (s *SeparatorSpacing) UnmarshalJSON(b []byte) error {
+	var n int
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*s = SeparatorSpacing(n)
+	if n == 0 {
+		*s = spacingExplicitZero
+	}
+	return nil
 }
 
 // DefaultValueType is the "type" of a select's [DefaultValue]: one of user,

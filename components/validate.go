@@ -364,7 +364,7 @@ func (v *validator) component(path string, c Component, p place) {
 			v.add(path+".divider", wire.CodeNotNull, "divider cannot be null")
 		}
 		if c.Spacing != 0 && c.Spacing != SpacingSmall && c.Spacing != SpacingLarge {
-			v.add(path+".spacing", wire.CodeInvalid, "spacing must be 1 (small) or 2 (large), got %d", int(c.Spacing))
+			v.add(path+".spacing", wire.CodeInvalid, "spacing must be 1 (small) or 2 (large), got %d", c.Spacing.value())
 		}
 	case *Container:
 		v.container(path, c)
@@ -383,6 +383,9 @@ func (v *validator) component(path string, c Component, p place) {
 		v.checkboxGroup(path, c)
 	case *Checkbox:
 		v.customID(path, c.CustomID)
+		if !c.Required.IsZero() {
+			v.add(path+".required", wire.CodeNotAllowed, "a Checkbox cannot be marked required; use a one-option Checkbox Group instead")
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package components_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -593,4 +594,48 @@ func TestEnumStrings(t *testing.T) {
 	assert.Equal(t, 20, known, "the spec lists 20 component types")
 	assert.True(t, components.TypeChannelSelect.IsSelect())
 	assert.False(t, components.TypeTextInput.IsSelect())
+}
+
+// TestDecodedForbiddenValuesAreReported: a value the documents forbid that
+// arrives in JSON is kept through decoding, reported by Validate with its
+// exact path, and re-encoded as it came, so an edit never turns a refused
+// tree into an accepted one.
+func TestDecodedForbiddenValuesAreReported(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		target components.Target
+		json   string
+		path   string
+		code   string
+	}{
+		{"checkbox marked required", components.Modal,
+			`[{"type":18,"label":"Agree","component":{"type":23,"custom_id":"ok","required":true}}]`, "[0].component.required", "not_allowed"},
+		{"checkbox marked not required", components.Modal,
+			`[{"type":18,"label":"Agree","component":{"type":23,"custom_id":"ok","required":false}}]`, "[0].component.required", "not_allowed"},
+		{"separator spacing 0", components.V2Message, `[{"type":14,"spacing":0}]`, "[0].spacing", "invalid"},
+		{"separator spacing 3", components.V2Message, `[{"type":14,"spacing":3}]`, "[0].spacing", "invalid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var list components.List
+			require.NoError(t, json.Unmarshal([]byte(tc.json), &list))
+			err := components.Validate(tc.target, list...)
+			var v *wire.ValidationError
+			require.ErrorAs(t, err, &v)
+			var got []string
+			for _, p := range v.Problems {
+				got = append(got, p.Path+" "+p.Code)
+			}
+			assert.Contains(t, got, tc.path+" "+tc.code)
+			again, err := json.Marshal(list)
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.json, string(again), "re-encoded as it came")
+		})
+	}
+	// Unset stays unset.
+	var list components.List
+	require.NoError(t, json.Unmarshal([]byte(`[{"type":14}]`), &list))
+	require.NoError(t, components.Validate(components.V2Message, list...))
+	again, _ := json.Marshal(list)
+	assert.JSONEq(t, `[{"type":14}]`, string(again))
 }
