@@ -485,6 +485,36 @@ func messageFileParts(files []File) []formPart {
 	return parts
 }
 
+// validateV2Files checks the files of a Components V2 message. The
+// document says both that such a message shows attachments "only if
+// exposed through components" (File, Thumbnail and Media Gallery items
+// taking attachment://<filename>) and, in its error table, that the flag
+// "together with … files[n]" is a 400; read together, and as the reference
+// platform behaves, a V2 message may upload files when each is referenced by
+// an attachment:// URL of its components, and refuses an unreferenced file
+// or a reference to a file not uploaded.
+func validateV2Files(v *ValidationError, files []File, entries []PartialAttachment, comps components.List) {
+	refs := components.AttachmentRefs(comps...)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+		for _, e := range entries {
+			if int(e.ID) == i && e.Filename != "" {
+				names[i] = e.Filename // the entry renames the upload
+			}
+		}
+		if !slices.Contains(refs, names[i]) {
+			v.Add(fmt.Sprintf("files[%d]", i), wire.CodeConflict,
+				"%q is not shown: a message with IS_COMPONENTS_V2 shows a file only through a component referring to attachment://%s", names[i], names[i])
+		}
+	}
+	for _, r := range refs {
+		if !slices.Contains(names, r) {
+			v.Add("components", wire.CodeInvalid, "attachment://%s names no uploaded file", r)
+		}
+	}
+}
+
 // validateMessageComponents checks a message's component tree with
 // [components.Validate] in the matching mode (V2 or legacy; non-interactive
 // only unless the webhook is application-owned), merging the problems under

@@ -134,9 +134,7 @@ func (p *WebhookExecuteParams) validate(vc validation) error {
 		if len(p.Embeds) > 0 {
 			v.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
 		}
-		if len(p.Files) > 0 {
-			v.Add("files", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no files")
-		}
+		validateV2Files(&v, p.Files, p.Attachments, p.Components)
 		if hasPoll {
 			v.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
 		}

@@ -525,7 +525,7 @@ func TestWebhookExecuteValidation(t *testing.T) {
 	err := exec(&guildkit.WebhookExecuteParams{Flags: v2, Content: guildkit.Some("x"), Embeds: []guildkit.Embed{{Title: "t"}},
 		Files: []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}},
 		Poll:  guildkit.Some(guildkit.PollCreate{Question: guildkit.PollMedia{Text: "q"}, Answers: []guildkit.PollAnswer{{PollMedia: guildkit.PollMedia{Text: "a"}}}})})
-	for _, p := range []string{"content", "embeds", "files", "poll"} {
+	for _, p := range []string{"content", "embeds", "files[0]", "poll"} {
 		requireWebhookProblem(t, err, p, "conflict")
 	}
 	requireWebhookProblem(t, exec(&guildkit.WebhookExecuteParams{Embeds: []guildkit.Embed{{Type: guildkit.EmbedTypeVideo, Video: &guildkit.EmbedMedia{URL: "u"},
@@ -1102,25 +1102,46 @@ func webhookV2Text(s string) guildkit.Opt[components.List] {
 
 // TestWebhookServerRefusesFilesInV2Message sends a raw multipart body the
 // client would refuse: files with IS_COMPONENTS_V2.
-func TestWebhookServerRefusesFilesInV2Message(t *testing.T) {
+// TestWebhookServerV2Files: the in-memory server, as the reference
+// platform, takes the files of a Components V2 message when each is
+// referenced by an attachment:// URL of its components, and answers 400 for
+// an unreferenced file or a reference to a file not uploaded (sent raw: the
+// client refuses both before sending).
+func TestWebhookServerV2Files(t *testing.T) {
 	t.Parallel()
 	f := newWebhookFixture(t, guildkittest.WebhookOfType(guildkit.WebhookTypeIncoming))
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	require.NoError(t, mw.WriteField("payload_json", `{"flags":32768,"components":[{"type":10,"content":"x"}]}`))
-	fw, err := mw.CreateFormFile("files[0]", "a.txt")
-	require.NoError(t, err)
-	_, _ = fw.Write([]byte("aaa"))
-	require.NoError(t, mw.Close())
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	resp, err := (&http.Client{Transport: tr}).Post(f.srv.BaseURL()+"/webhooks/"+f.hook.ID.String()+"/"+f.hook.Token+"?with_components=true", mw.FormDataContentType(), &body)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-	assert.Contains(t, string(raw), `"attachments"`)
-	assert.Contains(t, string(raw), "IS_COMPONENTS_V2")
+	post := func(payload string, files ...string) (int, string) {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		require.NoError(t, mw.WriteField("payload_json", payload))
+		for i, name := range files {
+			fw, err := mw.CreateFormFile(fmt.Sprintf("files[%d]", i), name)
+			require.NoError(t, err)
+			_, _ = fw.Write([]byte("content of " + name))
+		}
+		require.NoError(t, mw.Close())
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost,
+			f.srv.BaseURL()+"/webhooks/"+f.hook.ID.String()+"/"+f.hook.Token+"?with_components=true&wait=true", &body)
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(raw)
+	}
+	status, raw := post(`{"flags":32768,"components":[{"type":10,"content":"x"}]}`, "a.txt")
+	assert.Equal(t, http.StatusBadRequest, status, raw)
+	assert.Contains(t, raw, `"files"`)
+	status, raw = post(`{"flags":32768,"components":[{"type":13,"file":{"url":"attachment://b.txt"}}]}`, "a.txt")
+	assert.Equal(t, http.StatusBadRequest, status, raw)
+	assert.Contains(t, raw, "attachment://b.txt")
+	status, raw = post(`{"flags":32768,"components":[{"type":10,"content":"the log:"},{"type":13,"file":{"url":"attachment://a.txt"}}]}`, "a.txt")
+	require.Equal(t, http.StatusOK, status, raw)
+	var m guildkit.Message
+	require.NoError(t, json.Unmarshal([]byte(raw), &m))
+	require.Len(t, m.Attachments, 1)
+	assert.Equal(t, "a.txt", m.Attachments[0].Filename)
 }
 
 func TestWebhookExecuteComponents(t *testing.T) {
@@ -1261,4 +1282,37 @@ func TestWebhookRateLimitPerWebhook(t *testing.T) {
 	assert.NotContains(t, err.Error(), a.Token)
 	_, err = c.Webhooks.Execute(ctx, b.ID, b.Token, p, guildkit.WithoutRateLimitRetry())
 	assert.NoError(t, err, "another webhook is another bucket")
+}
+
+// TestWebhookV2MessageWithFile: a Components V2 message whose File
+// component shows its uploaded file goes through end to end; the client
+// refuses an unreferenced file and a reference to no file before sending.
+func TestWebhookV2MessageWithFile(t *testing.T) {
+	t.Parallel()
+	f := newWebhookFixture(t)
+	v2 := guildkit.Some(guildkit.MessageFlagIsComponentsV2)
+	logFile := func() []guildkit.File {
+		return []guildkit.File{{Name: "build.log", ContentType: "text/plain", Reader: strings.NewReader("step 1 ok\n")}}
+	}
+	m, err := f.c.Webhooks.Execute(t.Context(), f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
+		Wait: guildkit.Some(true), Flags: v2, WithComponents: guildkit.Some(true), Files: logFile(),
+		Components: components.List{components.NewTextDisplay("Build passed"), components.NewFile("build.log")},
+	})
+	require.NoError(t, err)
+	require.Len(t, m.Attachments, 1)
+	assert.Equal(t, "build.log", m.Attachments[0].Filename)
+	require.Len(t, m.Components, 2)
+
+	n := len(f.srv.Requests())
+	_, err = f.c.Webhooks.Execute(t.Context(), f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
+		Flags: v2, WithComponents: guildkit.Some(true), Files: logFile(),
+		Components: components.List{components.NewTextDisplay("no reference")},
+	})
+	requireWebhookProblem(t, err, "files[0]", "conflict")
+	_, err = f.c.Webhooks.Execute(t.Context(), f.hook.ID, f.hook.Token, &guildkit.WebhookExecuteParams{
+		Flags: v2, WithComponents: guildkit.Some(true),
+		Components: components.List{components.NewFile("missing.log")},
+	})
+	requireWebhookProblem(t, err, "components", "invalid")
+	assert.Len(t, f.srv.Requests(), n, "nothing sent")
 }

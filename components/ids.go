@@ -1,6 +1,10 @@
 package components
 
-import "math"
+import (
+	"math"
+	"slices"
+	"strings"
+)
 
 // AssignIDs fills every empty (0) id in the trees of components in place, as
 // the service does: sequentially from 1, skipping ids already used anywhere
@@ -58,4 +62,30 @@ func walkOne(c Component, fn func(Component)) {
 	case *Label:
 		walkOne(c.Component, fn)
 	}
+}
+
+// AttachmentRefs returns the file names the trees reference with
+// "attachment://<filename>" URLs — File components, thumbnails and media
+// gallery items — in tree order, each once. A Components V2 message shows an
+// uploaded file only through such a reference.
+func AttachmentRefs(components ...Component) []string {
+	var out []string
+	add := func(u string) {
+		if name, ok := strings.CutPrefix(u, attachmentScheme); ok && name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	walk(components, func(c Component) {
+		switch c := c.(type) {
+		case *File:
+			add(c.File.URL)
+		case *Thumbnail:
+			add(c.Media.URL)
+		case *MediaGallery:
+			for _, it := range c.Items {
+				add(it.Media.URL)
+			}
+		}
+	})
+	return out
 }

@@ -237,7 +237,7 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 	poll, hasPoll := b.Poll.Get()
 	v2 := flags.Has(guildkit.MessageFlagIsComponentsV2)
 	if v2 {
-		webhookV2Conflicts(problems, content != "", len(embeds) > 0, len(files) > 0, hasPoll)
+		webhookV2Conflicts(problems, content != "", len(embeds) > 0, false, hasPoll)
 	}
 	if u, ok := b.Username.Get(); ok {
 		if p := webhookNameProblem(u); p != "" {
@@ -251,6 +251,9 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 	raw, _ := b.Components.Get()
 	comps, _, ok := c.messageComponents(e, raw, v2)
 	if !ok {
+		return
+	}
+	if v2 && !v2FilesReferenced(c, comps, files, b) {
 		return
 	}
 	if content == "" && len(embeds) == 0 && !webhookHasComponents(comps) && len(files) == 0 && !hasPoll {
@@ -347,6 +350,40 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 		return
 	}
 	c.json(http.StatusOK, copyWebhookMessage(m))
+}
+
+// v2FilesReferenced answers 400 unless every file of a Components V2
+// message is referenced by an attachment:// URL of its components and
+// every such reference names an uploaded file: the reference platform's
+// reading of the document ("attachments are shown only if exposed through
+// components").
+func v2FilesReferenced(c *call, comps components.List, files []webhookFile, b webhookMessageBody) bool {
+	refs := components.AttachmentRefs(comps...)
+	atts, _ := b.Attachments.Get()
+	problems := map[string]string{}
+	var names []string
+	for i, f := range files {
+		name := f.filename
+		for _, a := range atts {
+			if int(a.ID) == f.index && a.Filename != "" {
+				name = a.Filename
+			}
+		}
+		names = append(names, name)
+		if !slices.Contains(refs, name) {
+			problems[fmt.Sprintf("files.%d", i)] = "Attachment is not referenced by any component of a message with the IS_COMPONENTS_V2 flag"
+		}
+	}
+	for _, r := range refs {
+		if !slices.Contains(names, r) {
+			problems["components"] = "Unknown attachment: attachment://" + r
+		}
+	}
+	if len(problems) > 0 {
+		c.formError(problems)
+		return false
+	}
+	return true
 }
 
 func webhookV2Conflicts(problems map[string]string, content, embeds, files, poll bool) {

@@ -1,6 +1,7 @@
 // Command webhook posts a build report through a webhook URL, the way a CI
 // job would: a Components V2 message, edited when the build finishes, and
-// the build log as a file in a plain message; then it cleans up.
+// the build log in a Components V2 message that shows it with a File
+// component; then it cleans up.
 //
 // A webhook needs no bot token: its URL carries its id and its secret token.
 // With no GUILDKIT_WEBHOOK_URL set, the program starts the in-memory server
@@ -70,20 +71,25 @@ func main() {
 	}
 	fmt.Println("edited; first component:", edited.Components[0].Type())
 
-	// A V2 message holds only components, so the log goes in a plain
-	// message. The file is streamed as a multipart part, never buffered.
+	// A V2 message shows an uploaded file only through a component that
+	// refers to it: here a File component, attachment://build.log. The file
+	// is streamed as a multipart part, never buffered.
 	logFile := strings.NewReader("go test ./...\nok  \texample.com/app\t0.42s\n")
 	withLog, err := wh.Execute(ctx, &guildkit.WebhookExecuteParams{
-		Wait:    guildkit.Some(true),
-		Content: guildkit.Some("Build 42 log:"),
-		Files:   []guildkit.File{{Name: "build.log", Reader: logFile}},
+		Wait:           guildkit.Some(true),
+		WithComponents: guildkit.Some(true),
+		Flags:          guildkit.Some(guildkit.MessageFlagIsComponentsV2),
+		Components:     components.List{components.NewTextDisplay("Build 42 log:"), components.NewFile("build.log")},
+		Files:          []guildkit.File{{Name: "build.log", ContentType: "text/plain", Reader: logFile}},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("posted the log as %s (%d bytes)\n", withLog.Attachments[0].Filename, withLog.Attachments[0].Size)
+	fmt.Printf("posted the log as %s (%d bytes), shown by a %s component\n",
+		withLog.Attachments[0].Filename, withLog.Attachments[0].Size, withLog.Components[1].Type())
 
-	// A V2 message cannot carry files: the client says so before sending.
+	// A file no component refers to would not be shown: the client says so
+	// before sending.
 	_, err = wh.Execute(ctx, &guildkit.WebhookExecuteParams{
 		WithComponents: guildkit.Some(true),
 		Flags:          guildkit.Some(guildkit.MessageFlagIsComponentsV2),

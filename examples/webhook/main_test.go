@@ -42,6 +42,8 @@ func TestWebhookInMemory(t *testing.T) {
 	out := ids.ReplaceAllString(runMain(t), "ID")
 	assert.True(t, strings.HasPrefix(out, "GUILDKIT_WEBHOOK_URL is not set: running against the in-memory server\n"), out)
 	assert.Contains(t, out, "posted message ID\n")
+	assert.Contains(t, out, "posted the log as build.log (41 bytes), shown by a File component\n")
+	assert.Contains(t, out, "refused before sending: guildkit: invalid request: files[0]:")
 	assert.Contains(t, out, "deleted both messages\n")
 	assert.NotContains(t, out, "error")
 }
