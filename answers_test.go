@@ -1,7 +1,6 @@
 package guildkit_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -264,23 +263,13 @@ func answerFile(op string) string {
 	return strings.ToLower(strings.NewReplacer(" ", "-", "/", "-").Replace(op)) + ".json"
 }
 
-// operations reads the operation names of testdata/operations.txt.
+// operations returns the operation names of testdata/operations.txt.
 func operations(t *testing.T) []string {
-	f, err := os.Open(filepath.Join("testdata", "operations.txt"))
-	require.NoError(t, err)
-	defer f.Close()
-	var ops []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, _, _ := strings.Cut(line, "\t")
-		ops = append(ops, name)
+	var names []string
+	for _, op := range readOperations(t) {
+		names = append(names, op.name)
 	}
-	require.NoError(t, sc.Err())
-	return ops
+	return names
 }
 
 // recordAnswers runs one scenario through every operation, as raw HTTP, and
