@@ -562,7 +562,6 @@ func TestHTTPClientTimeoutKept(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	c, mux := setup(t)
-	_ = c
 	mux.HandleFunc("GET /guilds/1", func(w http.ResponseWriter, r *http.Request) {
 		select { // never answers in time
 		case <-release:

@@ -59,17 +59,6 @@ func withShapes(v any) any {
 	return p.Interface()
 }
 
-var (
-	userType    = reflect.TypeFor[guildkit.User]()
-	memberType  = reflect.TypeFor[guildkit.Member]()
-	roleType    = reflect.TypeFor[guildkit.Role]()
-	channelType = reflect.TypeFor[guildkit.Channel]()
-	guildType   = reflect.TypeFor[guildkit.Guild]()
-	messageType = reflect.TypeFor[guildkit.Message]()
-	emojiType   = reflect.TypeFor[guildkit.Emoji]()
-	appType     = reflect.TypeFor[guildkit.PartialApplication]()
-)
-
 func walkShapes(v reflect.Value, depth int) {
 	if depth > 12 {
 		return
@@ -306,5 +295,3 @@ func fillGuild(g *guildkit.Guild) {
 		g.Emojis = []guildkit.Emoji{}
 	}
 }
-
-var _ = []reflect.Type{userType, memberType, roleType, channelType, guildType, messageType, emojiType, appType}
