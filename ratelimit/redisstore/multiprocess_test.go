@@ -50,6 +50,11 @@ type childOrders struct {
 	Workers  int
 	ClaimTTL time.Duration
 	Retry    time.Duration // the store's RetryInterval
+	// UntilUp: when the scenario's calls end while the store is still in
+	// its fallback (Redis came back after the last call), go on with one
+	// Get Guild every 20 ms, for at most 10 s, until the store has said it
+	// is back; those calls count in Extra, not OK.
+	UntilUp bool
 }
 
 // childResult is what a child reports.
@@ -60,6 +65,7 @@ type childResult struct {
 	Hits        int // 429 answers
 	StoreDown   int
 	StoreUp     int
+	Extra       int // calls made after the scenario, under UntilUp
 	Finished    int64 // Unix nanoseconds of the last call's end
 	Leaked      string
 	// The longest wait, and what it was for, to explain a slow run.
@@ -153,6 +159,24 @@ func runChild(raw string) int {
 	}
 	close(jobs)
 	wg.Wait()
+	if o.UntilUp && rdb != nil {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			mu.Lock()
+			up := res.StoreUp >= res.StoreDown
+			mu.Unlock()
+			if up {
+				break
+			}
+			_, err := c.Guilds.Get(context.Background(), o.Guilds[0], nil)
+			mu.Lock()
+			if err != nil {
+				res.Errors = append(res.Errors, "after the scenario: "+err.Error())
+			}
+			res.Extra++
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	res.Finished = time.Now().UnixNano()
 	if rdb != nil {
 		rdb.Close()
