@@ -65,7 +65,7 @@ type childResult struct {
 	Hits        int // 429 answers
 	StoreDown   int
 	StoreUp     int
-	Extra       int // calls made after the scenario, under UntilUp
+	Extra       int   // calls made after the scenario, under UntilUp
 	Finished    int64 // Unix nanoseconds of the last call's end
 	Leaked      string
 	// The longest wait, and what it was for, to explain a slow run.
