@@ -10,6 +10,7 @@ type Component interface {
 	Type() Type
 	ComponentID() int
 	idRef() *int
+	keptRef() *kept
 }
 
 // ActionRow (type 1) is a layout row holding up to 5 buttons, or exactly one
@@ -19,6 +20,8 @@ type Component interface {
 type ActionRow struct {
 	ID         int  `json:"id,omitempty"`
 	Components List `json:"components"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Button (type 2) is a clickable button in an [ActionRow] or as a [Section]
@@ -36,6 +39,8 @@ type Button struct {
 	SKUID    Snowflake     `json:"sku_id,omitzero"`
 	URL      string        `json:"url,omitempty"`
 	Disabled bool          `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // StringSelect (type 3) is a select menu of up to 25 [SelectOption]s.
@@ -54,6 +59,8 @@ type StringSelect struct {
 	MaxValues   Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
 	Required    Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled    bool           `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // UserSelect (type 5) is a select menu of users. DefaultValues may only hold
@@ -68,6 +75,8 @@ type UserSelect struct {
 	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
 	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // RoleSelect (type 6) is a select menu of roles. DefaultValues may only hold
@@ -81,6 +90,8 @@ type RoleSelect struct {
 	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
 	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // MentionableSelect (type 7) is a select menu of users and roles.
@@ -95,6 +106,8 @@ type MentionableSelect struct {
 	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
 	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // ChannelSelect (type 8) is a select menu of channels, limited to
@@ -110,6 +123,8 @@ type ChannelSelect struct {
 	MaxValues     Opt[int]       `json:"max_values,omitzero"` // 1-25, default 1; not nullable
 	Required      Opt[bool]      `json:"required,omitzero"`   // default true; modals only; not nullable
 	Disabled      bool           `json:"disabled,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // TextInput (type 4) is a text field of a modal, inside a [Label].
@@ -131,6 +146,8 @@ type TextInput struct {
 	Required    Opt[bool] `json:"required,omitzero"`   // default true; not nullable
 	Value       string    `json:"value,omitempty"`
 	Placeholder string    `json:"placeholder,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Section (type 9) shows 1-3 child components (Text Display today) beside a
@@ -141,6 +158,8 @@ type Section struct {
 	ID         int       `json:"id,omitempty"`
 	Components List      `json:"components"`
 	Accessory  Component `json:"accessory,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // TextDisplay (type 10) is markdown text: mentions and emojis; pings follow
@@ -148,6 +167,8 @@ type Section struct {
 type TextDisplay struct {
 	ID      int    `json:"id,omitempty"`
 	Content string `json:"content"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Thumbnail (type 11) is a small image, only usable as a [Section]
@@ -160,12 +181,16 @@ type Thumbnail struct {
 	Media       UnfurledMediaItem `json:"media"`
 	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed (no description)
 	Spoiler     bool              `json:"spoiler"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // MediaGallery (type 12) shows 1-10 media items.
 type MediaGallery struct {
 	ID    int                `json:"id,omitempty"`
 	Items []MediaGalleryItem `json:"items"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // File (type 13) shows an uploaded attachment. File.URL may only be an
@@ -178,6 +203,8 @@ type File struct {
 	Spoiler bool              `json:"spoiler"`
 	Name    string            `json:"name,omitempty"` // response only
 	Size    int64             `json:"size,omitempty"` // response only
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Separator (type 14) adds vertical padding and an optional line. Divider
@@ -186,6 +213,8 @@ type Separator struct {
 	ID      int              `json:"id,omitempty"`
 	Divider Opt[bool]        `json:"divider,omitzero"` // default true; not nullable
 	Spacing SeparatorSpacing `json:"spacing,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Container (type 17) groups child components (action rows, text displays,
@@ -198,6 +227,8 @@ type Container struct {
 	Components  List     `json:"components"`
 	AccentColor Opt[int] `json:"accent_color,omitzero"` // 0x000000-0xFFFFFF; Null allowed (no accent)
 	Spoiler     bool     `json:"spoiler"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Label (type 18) wraps one modal component with a label of at most 45
@@ -209,6 +240,8 @@ type Label struct {
 	Label       string    `json:"label"`
 	Description string    `json:"description,omitempty"`
 	Component   Component `json:"component,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // FileUpload (type 19) lets the user upload files in a modal. CustomID is
@@ -220,6 +253,8 @@ type FileUpload struct {
 	MinValues Opt[int]  `json:"min_values,omitzero"` // 0-10, default 1; not nullable
 	MaxValues Opt[int]  `json:"max_values,omitzero"` // 1-10, default 1; not nullable
 	Required  Opt[bool] `json:"required,omitzero"`   // default true; not nullable
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // RadioGroup (type 21) picks one of 2-10 options in a modal. Required
@@ -229,6 +264,8 @@ type RadioGroup struct {
 	CustomID string        `json:"custom_id"`
 	Options  []RadioOption `json:"options"`
 	Required Opt[bool]     `json:"required,omitzero"` // default true; not nullable
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // CheckboxGroup (type 22) picks any of 1-10 options in a modal. MinValues is
@@ -241,6 +278,8 @@ type CheckboxGroup struct {
 	MinValues Opt[int]         `json:"min_values,omitzero"` // 0-10, default 1 (0 needs Required Some(false)); not nullable
 	MaxValues Opt[int]         `json:"max_values,omitzero"` // 1-10, default the number of options; not nullable
 	Required  Opt[bool]        `json:"required,omitzero"`   // default true; not nullable
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // Checkbox (type 23) is a single yes/no box in a modal, checked when Default.
@@ -254,4 +293,6 @@ type Checkbox struct {
 	// use a one-option Checkbox Group instead"). It is kept when decoded,
 	// re-encoded, and reported by [Validate], never dropped.
 	Required Opt[bool] `json:"required,omitzero"`
+
+	kept kept // members decoding would drop; see keep.go
 }

@@ -13,6 +13,18 @@ import (
 // message, a row, a section or a container. Decoding dispatches on each
 // element's "type"; a type this package does not know becomes an [*Unknown].
 // A nil List encodes as [].
+//
+// Decoding then encoding loses nothing: every component and sub-object
+// keeps the members of its JSON that its Go fields would drop (a member this
+// package does not model, such as one the interface added later or a
+// response-only field, and an explicit zero value such as "disabled": false
+// or "emoji": null) and writes them back, after its own fields, when it is
+// encoded. A field given a value after decoding wins over a kept member of
+// the same name. [Validate] reports a kept member where the documents forbid
+// the field whatever its value (a select's disabled in a modal, a Premium
+// button's label, custom_id, url or emoji, a Link button's custom_id or
+// sku_id, a url or sku_id on styles 1-4, a Text Input's label inside a
+// Label); members this package does not model are left to the service.
 type List []Component
 
 // MarshalJSON encodes the list; a nil list encodes as [] and a nil element
@@ -76,8 +88,10 @@ var ErrNoType = errors.New("components: component has no type")
 
 // Unmarshal decodes one component, choosing its Go type by the "type"
 // field. A type this package does not know decodes into an [*Unknown] that
-// keeps the raw JSON. Fields of a known type that this package does not model
-// are dropped. Should "type" appear twice, the first non-null one counts.
+// keeps the raw JSON. Members of a known type that its Go type would drop
+// (members this package does not model, and explicit zero values its
+// fields leave out) are kept and written back by encoding; see [List].
+// Should "type" appear twice, the first non-null one counts.
 func Unmarshal(data []byte) (Component, error) {
 	if !json.Valid(data) {
 		var v any
@@ -184,30 +198,31 @@ func unmarshalOne(raw json.RawMessage) (Component, error) {
 // UnmarshalJSON decodes an action row and its components.
 func (c *ActionRow) UnmarshalJSON(b []byte) error {
 	type plain ActionRow
-	var p plain
-	if err := decodeWithComponents(b, &p, &p.Components); err != nil {
+	*c = ActionRow{}
+	p := (*plain)(c)
+	if err := decodeWithComponents(b, p, &p.Components); err != nil {
 		return err
 	}
-	*c = ActionRow(p)
-	return nil
+	return c.kept.collect(b, actionRowFields)
 }
 
 // UnmarshalJSON decodes a container and its components.
 func (c *Container) UnmarshalJSON(b []byte) error {
 	type plain Container
-	var p plain
-	if err := decodeWithComponents(b, &p, &p.Components); err != nil {
+	*c = Container{}
+	p := (*plain)(c)
+	if err := decodeWithComponents(b, p, &p.Components); err != nil {
 		return err
 	}
-	*c = Container(p)
-	return nil
+	return c.kept.collect(b, containerFields)
 }
 
 // UnmarshalJSON decodes a section, its components and its accessory.
 func (c *Section) UnmarshalJSON(b []byte) error {
 	type plain Section
-	var p plain
-	children, err := decodeOwn(b, &p, "components", "accessory")
+	*c = Section{}
+	p := (*plain)(c)
+	children, err := decodeOwn(b, p, "components", "accessory")
 	if err != nil {
 		return err
 	}
@@ -217,23 +232,22 @@ func (c *Section) UnmarshalJSON(b []byte) error {
 	if p.Accessory, err = unmarshalOne(children[1]); err != nil {
 		return fmt.Errorf("accessory: %w", err)
 	}
-	*c = Section(p)
-	return nil
+	return c.kept.collect(b, sectionFields)
 }
 
 // UnmarshalJSON decodes a label and its component.
 func (c *Label) UnmarshalJSON(b []byte) error {
 	type plain Label
-	var p plain
-	children, err := decodeOwn(b, &p, "component")
+	*c = Label{}
+	p := (*plain)(c)
+	children, err := decodeOwn(b, p, "component")
 	if err != nil {
 		return err
 	}
 	if p.Component, err = unmarshalOne(children[0]); err != nil {
 		return fmt.Errorf("component: %w", err)
 	}
-	*c = Label(p)
-	return nil
+	return c.kept.collect(b, labelFields)
 }
 
 // decodeWithComponents decodes the object b into v, and its "components"
@@ -306,6 +320,8 @@ func (u *Unknown) ComponentID() int {
 
 func (u *Unknown) idRef() *int { return nil }
 
+func (u *Unknown) keptRef() *kept { return nil }
+
 // MarshalJSON returns the raw JSON (null when empty).
 func (u Unknown) MarshalJSON() ([]byte, error) {
 	if len(u.Raw) == 0 {
@@ -320,8 +336,9 @@ func (u *Unknown) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// marshalWithType encodes v (a struct) and puts "type":t first.
-func marshalWithType(t Type, v any) ([]byte, error) {
+// marshalWithType encodes v (a struct) with "type":t first and the members
+// its decoding kept (see keep.go) last.
+func marshalWithType(t Type, v any, k kept) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -335,5 +352,5 @@ func marshalWithType(t Type, v any) ([]byte, error) {
 	} else {
 		out = append(out, '}')
 	}
-	return out, nil
+	return k.merge(out)
 }

@@ -1,5 +1,7 @@
 package components
 
+import "encoding/json"
+
 // One block per component type: Type, ComponentID, idRef, WithID and MarshalJSON
 // (which writes the "type" field first).
 
@@ -18,8 +20,10 @@ func (c *ActionRow) WithID(id int) *ActionRow { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c ActionRow) MarshalJSON() ([]byte, error) {
 	type plain ActionRow
-	return marshalWithType(TypeActionRow, plain(c))
+	return marshalWithType(TypeActionRow, plain(c), c.kept)
 }
+
+func (c *ActionRow) keptRef() *kept { return &c.kept }
 
 // Type returns [TypeButton].
 func (*Button) Type() Type { return TypeButton }
@@ -36,7 +40,19 @@ func (c *Button) WithID(id int) *Button { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Button) MarshalJSON() ([]byte, error) {
 	type plain Button
-	return marshalWithType(TypeButton, plain(c))
+	return marshalWithType(TypeButton, plain(c), c.kept)
+}
+
+func (c *Button) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *Button) UnmarshalJSON(b []byte) error {
+	type plain Button
+	*c = Button{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, buttonFields)
 }
 
 // Type returns [TypeStringSelect].
@@ -54,7 +70,19 @@ func (c *StringSelect) WithID(id int) *StringSelect { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c StringSelect) MarshalJSON() ([]byte, error) {
 	type plain StringSelect
-	return marshalWithType(TypeStringSelect, plain(c))
+	return marshalWithType(TypeStringSelect, plain(c), c.kept)
+}
+
+func (c *StringSelect) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *StringSelect) UnmarshalJSON(b []byte) error {
+	type plain StringSelect
+	*c = StringSelect{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, stringSelectFields)
 }
 
 // Type returns [TypeTextInput].
@@ -72,7 +100,19 @@ func (c *TextInput) WithID(id int) *TextInput { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c TextInput) MarshalJSON() ([]byte, error) {
 	type plain TextInput
-	return marshalWithType(TypeTextInput, plain(c))
+	return marshalWithType(TypeTextInput, plain(c), c.kept)
+}
+
+func (c *TextInput) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *TextInput) UnmarshalJSON(b []byte) error {
+	type plain TextInput
+	*c = TextInput{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, textInputFields)
 }
 
 // Type returns [TypeUserSelect].
@@ -90,7 +130,19 @@ func (c *UserSelect) WithID(id int) *UserSelect { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c UserSelect) MarshalJSON() ([]byte, error) {
 	type plain UserSelect
-	return marshalWithType(TypeUserSelect, plain(c))
+	return marshalWithType(TypeUserSelect, plain(c), c.kept)
+}
+
+func (c *UserSelect) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *UserSelect) UnmarshalJSON(b []byte) error {
+	type plain UserSelect
+	*c = UserSelect{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, userSelectFields)
 }
 
 // Type returns [TypeRoleSelect].
@@ -108,7 +160,19 @@ func (c *RoleSelect) WithID(id int) *RoleSelect { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c RoleSelect) MarshalJSON() ([]byte, error) {
 	type plain RoleSelect
-	return marshalWithType(TypeRoleSelect, plain(c))
+	return marshalWithType(TypeRoleSelect, plain(c), c.kept)
+}
+
+func (c *RoleSelect) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *RoleSelect) UnmarshalJSON(b []byte) error {
+	type plain RoleSelect
+	*c = RoleSelect{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, roleSelectFields)
 }
 
 // Type returns [TypeMentionableSelect].
@@ -126,7 +190,19 @@ func (c *MentionableSelect) WithID(id int) *MentionableSelect { c.ID = id; retur
 // MarshalJSON encodes c with its "type" field.
 func (c MentionableSelect) MarshalJSON() ([]byte, error) {
 	type plain MentionableSelect
-	return marshalWithType(TypeMentionableSelect, plain(c))
+	return marshalWithType(TypeMentionableSelect, plain(c), c.kept)
+}
+
+func (c *MentionableSelect) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *MentionableSelect) UnmarshalJSON(b []byte) error {
+	type plain MentionableSelect
+	*c = MentionableSelect{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, mentionableSelectFields)
 }
 
 // Type returns [TypeChannelSelect].
@@ -144,7 +220,19 @@ func (c *ChannelSelect) WithID(id int) *ChannelSelect { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c ChannelSelect) MarshalJSON() ([]byte, error) {
 	type plain ChannelSelect
-	return marshalWithType(TypeChannelSelect, plain(c))
+	return marshalWithType(TypeChannelSelect, plain(c), c.kept)
+}
+
+func (c *ChannelSelect) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *ChannelSelect) UnmarshalJSON(b []byte) error {
+	type plain ChannelSelect
+	*c = ChannelSelect{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, channelSelectFields)
 }
 
 // Type returns [TypeSection].
@@ -162,8 +250,10 @@ func (c *Section) WithID(id int) *Section { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Section) MarshalJSON() ([]byte, error) {
 	type plain Section
-	return marshalWithType(TypeSection, plain(c))
+	return marshalWithType(TypeSection, plain(c), c.kept)
 }
+
+func (c *Section) keptRef() *kept { return &c.kept }
 
 // Type returns [TypeTextDisplay].
 func (*TextDisplay) Type() Type { return TypeTextDisplay }
@@ -180,7 +270,19 @@ func (c *TextDisplay) WithID(id int) *TextDisplay { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c TextDisplay) MarshalJSON() ([]byte, error) {
 	type plain TextDisplay
-	return marshalWithType(TypeTextDisplay, plain(c))
+	return marshalWithType(TypeTextDisplay, plain(c), c.kept)
+}
+
+func (c *TextDisplay) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *TextDisplay) UnmarshalJSON(b []byte) error {
+	type plain TextDisplay
+	*c = TextDisplay{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, textDisplayFields)
 }
 
 // Type returns [TypeThumbnail].
@@ -198,7 +300,19 @@ func (c *Thumbnail) WithID(id int) *Thumbnail { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Thumbnail) MarshalJSON() ([]byte, error) {
 	type plain Thumbnail
-	return marshalWithType(TypeThumbnail, plain(c))
+	return marshalWithType(TypeThumbnail, plain(c), c.kept)
+}
+
+func (c *Thumbnail) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *Thumbnail) UnmarshalJSON(b []byte) error {
+	type plain Thumbnail
+	*c = Thumbnail{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, thumbnailFields)
 }
 
 // Type returns [TypeMediaGallery].
@@ -216,7 +330,19 @@ func (c *MediaGallery) WithID(id int) *MediaGallery { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c MediaGallery) MarshalJSON() ([]byte, error) {
 	type plain MediaGallery
-	return marshalWithType(TypeMediaGallery, plain(c))
+	return marshalWithType(TypeMediaGallery, plain(c), c.kept)
+}
+
+func (c *MediaGallery) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *MediaGallery) UnmarshalJSON(b []byte) error {
+	type plain MediaGallery
+	*c = MediaGallery{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, mediaGalleryFields)
 }
 
 // Type returns [TypeFile].
@@ -234,7 +360,19 @@ func (c *File) WithID(id int) *File { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c File) MarshalJSON() ([]byte, error) {
 	type plain File
-	return marshalWithType(TypeFile, plain(c))
+	return marshalWithType(TypeFile, plain(c), c.kept)
+}
+
+func (c *File) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *File) UnmarshalJSON(b []byte) error {
+	type plain File
+	*c = File{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, fileFields)
 }
 
 // Type returns [TypeSeparator].
@@ -252,7 +390,19 @@ func (c *Separator) WithID(id int) *Separator { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Separator) MarshalJSON() ([]byte, error) {
 	type plain Separator
-	return marshalWithType(TypeSeparator, plain(c))
+	return marshalWithType(TypeSeparator, plain(c), c.kept)
+}
+
+func (c *Separator) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *Separator) UnmarshalJSON(b []byte) error {
+	type plain Separator
+	*c = Separator{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, separatorFields)
 }
 
 // Type returns [TypeContainer].
@@ -270,8 +420,10 @@ func (c *Container) WithID(id int) *Container { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Container) MarshalJSON() ([]byte, error) {
 	type plain Container
-	return marshalWithType(TypeContainer, plain(c))
+	return marshalWithType(TypeContainer, plain(c), c.kept)
 }
+
+func (c *Container) keptRef() *kept { return &c.kept }
 
 // Type returns [TypeLabel].
 func (*Label) Type() Type { return TypeLabel }
@@ -288,8 +440,10 @@ func (c *Label) WithID(id int) *Label { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Label) MarshalJSON() ([]byte, error) {
 	type plain Label
-	return marshalWithType(TypeLabel, plain(c))
+	return marshalWithType(TypeLabel, plain(c), c.kept)
 }
+
+func (c *Label) keptRef() *kept { return &c.kept }
 
 // Type returns [TypeFileUpload].
 func (*FileUpload) Type() Type { return TypeFileUpload }
@@ -306,7 +460,19 @@ func (c *FileUpload) WithID(id int) *FileUpload { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c FileUpload) MarshalJSON() ([]byte, error) {
 	type plain FileUpload
-	return marshalWithType(TypeFileUpload, plain(c))
+	return marshalWithType(TypeFileUpload, plain(c), c.kept)
+}
+
+func (c *FileUpload) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *FileUpload) UnmarshalJSON(b []byte) error {
+	type plain FileUpload
+	*c = FileUpload{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, fileUploadFields)
 }
 
 // Type returns [TypeRadioGroup].
@@ -324,7 +490,19 @@ func (c *RadioGroup) WithID(id int) *RadioGroup { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c RadioGroup) MarshalJSON() ([]byte, error) {
 	type plain RadioGroup
-	return marshalWithType(TypeRadioGroup, plain(c))
+	return marshalWithType(TypeRadioGroup, plain(c), c.kept)
+}
+
+func (c *RadioGroup) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *RadioGroup) UnmarshalJSON(b []byte) error {
+	type plain RadioGroup
+	*c = RadioGroup{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, radioGroupFields)
 }
 
 // Type returns [TypeCheckboxGroup].
@@ -342,7 +520,19 @@ func (c *CheckboxGroup) WithID(id int) *CheckboxGroup { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c CheckboxGroup) MarshalJSON() ([]byte, error) {
 	type plain CheckboxGroup
-	return marshalWithType(TypeCheckboxGroup, plain(c))
+	return marshalWithType(TypeCheckboxGroup, plain(c), c.kept)
+}
+
+func (c *CheckboxGroup) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *CheckboxGroup) UnmarshalJSON(b []byte) error {
+	type plain CheckboxGroup
+	*c = CheckboxGroup{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, checkboxGroupFields)
 }
 
 // Type returns [TypeCheckbox].
@@ -360,5 +550,143 @@ func (c *Checkbox) WithID(id int) *Checkbox { c.ID = id; return c }
 // MarshalJSON encodes c with its "type" field.
 func (c Checkbox) MarshalJSON() ([]byte, error) {
 	type plain Checkbox
-	return marshalWithType(TypeCheckbox, plain(c))
+	return marshalWithType(TypeCheckbox, plain(c), c.kept)
+}
+
+func (c *Checkbox) keptRef() *kept { return &c.kept }
+
+// UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
+func (c *Checkbox) UnmarshalJSON(b []byte) error {
+	type plain Checkbox
+	*c = Checkbox{}
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	return c.kept.collect(b, checkboxFields)
+}
+
+// The members each type models, for [kept.collect].
+var (
+	actionRowFields         = fieldsOf[ActionRow](true)
+	buttonFields            = fieldsOf[Button](true)
+	stringSelectFields      = fieldsOf[StringSelect](true)
+	userSelectFields        = fieldsOf[UserSelect](true)
+	roleSelectFields        = fieldsOf[RoleSelect](true)
+	mentionableSelectFields = fieldsOf[MentionableSelect](true)
+	channelSelectFields     = fieldsOf[ChannelSelect](true)
+	textInputFields         = fieldsOf[TextInput](true)
+	sectionFields           = fieldsOf[Section](true)
+	textDisplayFields       = fieldsOf[TextDisplay](true)
+	thumbnailFields         = fieldsOf[Thumbnail](true)
+	mediaGalleryFields      = fieldsOf[MediaGallery](true)
+	fileFields              = fieldsOf[File](true)
+	separatorFields         = fieldsOf[Separator](true)
+	containerFields         = fieldsOf[Container](true)
+	labelFields             = fieldsOf[Label](true)
+	fileUploadFields        = fieldsOf[FileUpload](true)
+	radioGroupFields        = fieldsOf[RadioGroup](true)
+	checkboxGroupFields     = fieldsOf[CheckboxGroup](true)
+	checkboxFields          = fieldsOf[Checkbox](true)
+	partialEmojiFields      = fieldsOf[PartialEmoji](false)
+	unfurledMediaItemFields = fieldsOf[UnfurledMediaItem](false)
+	selectOptionFields      = fieldsOf[SelectOption](false)
+	defaultValueFields      = fieldsOf[DefaultValue](false)
+	mediaGalleryItemFields  = fieldsOf[MediaGalleryItem](false)
+	radioOptionFields       = fieldsOf[RadioOption](false)
+)
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v PartialEmoji) MarshalJSON() ([]byte, error) {
+	type plain PartialEmoji
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *PartialEmoji) UnmarshalJSON(b []byte) error {
+	type plain PartialEmoji
+	*v = PartialEmoji{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, partialEmojiFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
+	type plain UnfurledMediaItem
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *UnfurledMediaItem) UnmarshalJSON(b []byte) error {
+	type plain UnfurledMediaItem
+	*v = UnfurledMediaItem{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, unfurledMediaItemFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v SelectOption) MarshalJSON() ([]byte, error) {
+	type plain SelectOption
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *SelectOption) UnmarshalJSON(b []byte) error {
+	type plain SelectOption
+	*v = SelectOption{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, selectOptionFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v DefaultValue) MarshalJSON() ([]byte, error) {
+	type plain DefaultValue
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *DefaultValue) UnmarshalJSON(b []byte) error {
+	type plain DefaultValue
+	*v = DefaultValue{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, defaultValueFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
+	type plain MediaGalleryItem
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *MediaGalleryItem) UnmarshalJSON(b []byte) error {
+	type plain MediaGalleryItem
+	*v = MediaGalleryItem{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, mediaGalleryItemFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept (see [List]).
+func (v RadioOption) MarshalJSON() ([]byte, error) {
+	type plain RadioOption
+	return marshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
+func (v *RadioOption) UnmarshalJSON(b []byte) error {
+	type plain RadioOption
+	*v = RadioOption{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.collect(b, radioOptionFields)
 }

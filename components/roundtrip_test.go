@@ -348,7 +348,7 @@ func TestDecodeLayoutMembers(t *testing.T) {
 			`{"type":17,"components":[{"type":10,"content":"a"}],"spoiler":true}`},
 		{"last children member wins", `{"type":1,"components":[{"type":2,"style":1,"custom_id":"a","label":"A"}],"components":[]}`,
 			`{"type":1,"components":[]}`},
-		{"null children", `{"type":9,"components":null,"accessory":null,"id":4}`, `{"type":9,"id":4,"components":[]}`},
+		{"null children", `{"type":9,"components":null,"accessory":null,"id":4}`, `{"type":9,"id":4,"components":[],"accessory":null}`},
 		{"own fields around children", `{"id":7,"components":[{"type":14}],"accent_color":null,"type":17}`,
 			`{"type":17,"id":7,"components":[{"type":14}],"accent_color":null,"spoiler":false}`},
 		{"label child", `{"component":{"type":23,"custom_id":"c"},"label":"L","type":18}`,

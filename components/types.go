@@ -235,6 +235,8 @@ type PartialEmoji struct {
 	ID       Snowflake `json:"id,omitzero"`
 	Name     string    `json:"name,omitempty"`
 	Animated bool      `json:"animated,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // UnfurledMediaItem is a piece of media a component shows. URL (an arbitrary
@@ -248,6 +250,8 @@ type UnfurledMediaItem struct {
 	Width        Opt[int]  `json:"width,omitzero"`         // response only; may be null
 	ContentType  string    `json:"content_type,omitempty"` // response only
 	AttachmentID Snowflake `json:"attachment_id,omitzero"` // response only; uploaded attachments
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // SelectOption is one choice of a [StringSelect]. Label and Value are
@@ -259,6 +263,8 @@ type SelectOption struct {
 	Description string        `json:"description,omitempty"`
 	Emoji       *PartialEmoji `json:"emoji,omitempty"`
 	Default     bool          `json:"default,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // DefaultValue pre-selects an entity in a user, role, mentionable or channel
@@ -267,6 +273,8 @@ type SelectOption struct {
 type DefaultValue struct {
 	ID   Snowflake        `json:"id"`
 	Type DefaultValueType `json:"type"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // MediaGalleryItem is one item of a [MediaGallery]. Description is at most
@@ -276,6 +284,8 @@ type MediaGalleryItem struct {
 	Media       UnfurledMediaItem `json:"media"`
 	Description Opt[string]       `json:"description,omitzero"` // at most 1024; Null allowed
 	Spoiler     bool              `json:"spoiler"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // RadioOption is one choice of a [RadioGroup] or a [CheckboxGroup] (the
@@ -287,6 +297,8 @@ type RadioOption struct {
 	Label       string `json:"label"`
 	Description string `json:"description,omitempty"`
 	Default     bool   `json:"default,omitempty"`
+
+	kept kept // members decoding would drop; see keep.go
 }
 
 // CheckboxOption is one choice of a [CheckboxGroup]; it has the same shape as

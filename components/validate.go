@@ -322,16 +322,16 @@ func (v *validator) component(path string, c Component, p place) {
 	case *StringSelect:
 		v.stringSelect(path, c)
 	case *UserSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled})
+		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
 		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueUser)
 	case *RoleSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled})
+		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
 		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueRole)
 	case *MentionableSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled})
+		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
 		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueUser, DefaultValueRole)
 	case *ChannelSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled})
+		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
 		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueChannel)
 		seen := make(map[ChannelType]bool, len(c.ChannelTypes))
 		for i, t := range c.ChannelTypes {
@@ -533,36 +533,36 @@ func (v *validator) button(path string, b *Button) {
 	switch {
 	case s >= ButtonPrimary && s <= ButtonDanger:
 		v.customID(path, b.CustomID)
-		if b.URL != "" {
+		if b.URL != "" || b.kept.has("url") {
 			v.add(path+".url", wire.CodeConflict, "a %s button cannot have a url", s)
 		}
-		if b.SKUID != 0 {
+		if b.SKUID != 0 || b.kept.has("sku_id") {
 			v.add(path+".sku_id", wire.CodeConflict, "a %s button cannot have a sku_id", s)
 		}
 	case s == ButtonLink:
 		if b.URL == "" {
 			v.add(path+".url", wire.CodeRequired, "a Link button needs a url (at most %d characters)", MaxButtonURLLength)
 		}
-		if b.CustomID != "" {
+		if b.CustomID != "" || b.kept.has("custom_id") {
 			v.add(path+".custom_id", wire.CodeConflict, "a Link button cannot have a custom_id")
 		}
-		if b.SKUID != 0 {
+		if b.SKUID != 0 || b.kept.has("sku_id") {
 			v.add(path+".sku_id", wire.CodeConflict, "a Link button cannot have a sku_id")
 		}
 	case s == ButtonPremium:
 		if b.SKUID == 0 {
 			v.add(path+".sku_id", wire.CodeRequired, "a Premium button needs a sku_id")
 		}
-		if b.CustomID != "" {
+		if b.CustomID != "" || b.kept.has("custom_id") {
 			v.add(path+".custom_id", wire.CodeConflict, "a Premium button cannot have a custom_id")
 		}
-		if b.Label != "" {
+		if b.Label != "" || b.kept.has("label") {
 			v.add(path+".label", wire.CodeConflict, "a Premium button cannot have a label")
 		}
-		if b.URL != "" {
+		if b.URL != "" || b.kept.has("url") {
 			v.add(path+".url", wire.CodeConflict, "a Premium button cannot have a url")
 		}
-		if b.Emoji != nil {
+		if b.Emoji != nil || b.kept.has("emoji") {
 			v.add(path+".emoji", wire.CodeConflict, "a Premium button cannot have an emoji")
 		}
 	}
@@ -577,6 +577,7 @@ type selectFields struct {
 	min, max    Opt[int]
 	required    Opt[bool]
 	disabled    bool
+	kept        kept
 }
 
 // selectCommon checks the fields every select shares and returns the
@@ -589,7 +590,7 @@ func (v *validator) selectCommon(path string, f selectFields) (int, int) {
 		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 	}
 	v.notNull(path, "required", f.required.IsNull())
-	if f.disabled && v.target == Modal {
+	if (f.disabled || f.kept.has("disabled")) && v.target == Modal {
 		v.add(path+".disabled", wire.CodeNotAllowed, "disabled cannot be used on a select in a modal")
 	}
 	return minV, maxV
@@ -630,7 +631,7 @@ func (v *validator) defaultValues(path string, dv []DefaultValue, minV, maxV int
 }
 
 func (v *validator) stringSelect(path string, s *StringSelect) {
-	minV, maxV := v.selectCommon(path, selectFields{s.CustomID, s.Placeholder, s.MinValues, s.MaxValues, s.Required, s.Disabled})
+	minV, maxV := v.selectCommon(path, selectFields{s.CustomID, s.Placeholder, s.MinValues, s.MaxValues, s.Required, s.Disabled, s.kept})
 	p := path + ".options"
 	n := len(s.Options)
 	switch {
@@ -708,7 +709,7 @@ func (v *validator) textInput(path string, t *TextInput, p place) {
 	v.notNull(path, "required", t.Required.IsNull())
 	switch p {
 	case placeLabel:
-		if t.Label != "" {
+		if t.Label != "" || t.kept.has("label") {
 			v.add(path+".label", wire.CodeConflict, "a Text Input inside a Label cannot have its own (deprecated) label; use the Label's label and description")
 		}
 	case placeRow:
