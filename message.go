@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -153,6 +155,8 @@ type Embed struct {
 	Provider  *EmbedProvider `json:"provider,omitempty"`  // response only; nil when absent
 	Author    *EmbedAuthor   `json:"author,omitempty"`    // nil when absent
 	Fields    []EmbedField   `json:"fields,omitzero"`     // up to 25
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
 
 // EmbedType is the kind of an embed: "rich" for embeds sent by webhooks and
@@ -174,6 +178,8 @@ type EmbedFooter struct {
 	Text         string `json:"text"` // up to 2048 characters
 	IconURL      string `json:"icon_url,omitempty"`
 	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
 
 // EmbedMedia is an embed's image, thumbnail or video. Only URL may be set in a
@@ -183,12 +189,16 @@ type EmbedMedia struct {
 	ProxyURL string `json:"proxy_url,omitempty"`
 	Height   int    `json:"height,omitempty"`
 	Width    int    `json:"width,omitempty"`
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
 
 // EmbedProvider is the site a link preview comes from (response only).
 type EmbedProvider struct {
 	Name string `json:"name,omitempty"`
 	URL  string `json:"url,omitempty"`
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
 
 // EmbedAuthor is an embed's author line.
@@ -197,6 +207,8 @@ type EmbedAuthor struct {
 	URL          string `json:"url,omitempty"`
 	IconURL      string `json:"icon_url,omitempty"`
 	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
 
 // EmbedField is one name/value field of an embed.
@@ -204,7 +216,126 @@ type EmbedField struct {
 	Name   string `json:"name"`  // up to 256 characters
 	Value  string `json:"value"` // up to 1024 characters
 	Inline bool   `json:"inline,omitempty"`
+
+	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
 }
+
+// UnmarshalJSON decodes an embed. Like every embed object (footer, media,
+// provider, author, field), it keeps the members its Go fields would drop,
+// members this package does not model and explicit zero values its
+// omitempty fields leave out, and MarshalJSON writes them back after its
+// own fields: an embed read from a message and sent again carries
+// everything it came with. A field given a value after decoding wins over a
+// kept member of the same name.
+func (e *Embed) UnmarshalJSON(b []byte) error {
+	type plain Embed
+	*e = Embed{}
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	return e.kept.Collect(b, embedFields)
+}
+
+// MarshalJSON encodes e with the members its decoding kept.
+func (e Embed) MarshalJSON() ([]byte, error) {
+	type plain Embed
+	return jsonscan.MarshalKept(plain(e), e.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see
+// [Embed.UnmarshalJSON]).
+func (v *EmbedFooter) UnmarshalJSON(b []byte) error {
+	type plain EmbedFooter
+	*v = EmbedFooter{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.Collect(b, embedFooterFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept.
+func (v EmbedFooter) MarshalJSON() ([]byte, error) {
+	type plain EmbedFooter
+	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see
+// [Embed.UnmarshalJSON]).
+func (v *EmbedMedia) UnmarshalJSON(b []byte) error {
+	type plain EmbedMedia
+	*v = EmbedMedia{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.Collect(b, embedMediaFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept.
+func (v EmbedMedia) MarshalJSON() ([]byte, error) {
+	type plain EmbedMedia
+	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see
+// [Embed.UnmarshalJSON]).
+func (v *EmbedProvider) UnmarshalJSON(b []byte) error {
+	type plain EmbedProvider
+	*v = EmbedProvider{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.Collect(b, embedProviderFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept.
+func (v EmbedProvider) MarshalJSON() ([]byte, error) {
+	type plain EmbedProvider
+	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see
+// [Embed.UnmarshalJSON]).
+func (v *EmbedAuthor) UnmarshalJSON(b []byte) error {
+	type plain EmbedAuthor
+	*v = EmbedAuthor{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.Collect(b, embedAuthorFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept.
+func (v EmbedAuthor) MarshalJSON() ([]byte, error) {
+	type plain EmbedAuthor
+	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// UnmarshalJSON decodes v, keeping what its fields would drop (see
+// [Embed.UnmarshalJSON]).
+func (v *EmbedField) UnmarshalJSON(b []byte) error {
+	type plain EmbedField
+	*v = EmbedField{}
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	return v.kept.Collect(b, embedFieldFields)
+}
+
+// MarshalJSON encodes v with the members its decoding kept.
+func (v EmbedField) MarshalJSON() ([]byte, error) {
+	type plain EmbedField
+	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// The members each embed object models, for [jsonscan.Kept.Collect].
+var (
+	embedFields         = jsonscan.FieldsOf[Embed]()
+	embedFooterFields   = jsonscan.FieldsOf[EmbedFooter]()
+	embedMediaFields    = jsonscan.FieldsOf[EmbedMedia]()
+	embedProviderFields = jsonscan.FieldsOf[EmbedProvider]()
+	embedAuthorFields   = jsonscan.FieldsOf[EmbedAuthor]()
+	embedFieldFields    = jsonscan.FieldsOf[EmbedField]()
+)
 
 // AllowedMentions controls which mentions in a message notify (ping). When a
 // request carries none, every mention in the content notifies.

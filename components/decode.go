@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
 // List is a list of components, such as the "components" field of a
@@ -63,7 +65,7 @@ func (l List) MarshalJSON() ([]byte, error) {
 func (l *List) UnmarshalJSON(b []byte) error {
 	// encoding/json has checked b before calling UnmarshalJSON, so the
 	// elements can be split and decoded without checking again.
-	raws, isNull, err := splitArray(b)
+	raws, isNull, err := jsonscan.SplitArray(b)
 	if err != nil {
 		return err
 	}
@@ -203,7 +205,7 @@ func (c *ActionRow) UnmarshalJSON(b []byte) error {
 	if err := decodeWithComponents(b, p, &p.Components); err != nil {
 		return err
 	}
-	return c.kept.collect(b, actionRowFields)
+	return c.kept.Collect(b, actionRowFields)
 }
 
 // UnmarshalJSON decodes a container and its components.
@@ -214,7 +216,7 @@ func (c *Container) UnmarshalJSON(b []byte) error {
 	if err := decodeWithComponents(b, p, &p.Components); err != nil {
 		return err
 	}
-	return c.kept.collect(b, containerFields)
+	return c.kept.Collect(b, containerFields)
 }
 
 // UnmarshalJSON decodes a section, its components and its accessory.
@@ -232,7 +234,7 @@ func (c *Section) UnmarshalJSON(b []byte) error {
 	if p.Accessory, err = unmarshalOne(children[1]); err != nil {
 		return fmt.Errorf("accessory: %w", err)
 	}
-	return c.kept.collect(b, sectionFields)
+	return c.kept.Collect(b, sectionFields)
 }
 
 // UnmarshalJSON decodes a label and its component.
@@ -247,7 +249,7 @@ func (c *Label) UnmarshalJSON(b []byte) error {
 	if p.Component, err = unmarshalOne(children[0]); err != nil {
 		return fmt.Errorf("component: %w", err)
 	}
-	return c.kept.collect(b, labelFields)
+	return c.kept.Collect(b, labelFields)
 }
 
 // decodeWithComponents decodes the object b into v, and its "components"
@@ -263,7 +265,7 @@ func decodeWithComponents(b []byte, v any, list *List) error {
 // decodeOwn decodes the object b into v without the members named by
 // children, whose raw values it returns.
 func decodeOwn(b []byte, v any, children ...string) ([]json.RawMessage, error) {
-	rest, vals, err := cutMembers(b, children...)
+	rest, vals, err := jsonscan.CutMembers(b, children...)
 	if err != nil {
 		return nil, err
 	}
@@ -352,5 +354,5 @@ func marshalWithType(t Type, v any, k kept) ([]byte, error) {
 	} else {
 		out = append(out, '}')
 	}
-	return k.merge(out)
+	return k.Merge(out)
 }

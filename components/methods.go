@@ -1,6 +1,10 @@
 package components
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
+)
 
 // One block per component type: Type, ComponentID, idRef, WithID and MarshalJSON
 // (which writes the "type" field first).
@@ -52,7 +56,7 @@ func (c *Button) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, buttonFields)
+	return c.kept.Collect(b, buttonFields)
 }
 
 // Type returns [TypeStringSelect].
@@ -82,7 +86,7 @@ func (c *StringSelect) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, stringSelectFields)
+	return c.kept.Collect(b, stringSelectFields)
 }
 
 // Type returns [TypeTextInput].
@@ -112,7 +116,7 @@ func (c *TextInput) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, textInputFields)
+	return c.kept.Collect(b, textInputFields)
 }
 
 // Type returns [TypeUserSelect].
@@ -142,7 +146,7 @@ func (c *UserSelect) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, userSelectFields)
+	return c.kept.Collect(b, userSelectFields)
 }
 
 // Type returns [TypeRoleSelect].
@@ -172,7 +176,7 @@ func (c *RoleSelect) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, roleSelectFields)
+	return c.kept.Collect(b, roleSelectFields)
 }
 
 // Type returns [TypeMentionableSelect].
@@ -202,7 +206,7 @@ func (c *MentionableSelect) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, mentionableSelectFields)
+	return c.kept.Collect(b, mentionableSelectFields)
 }
 
 // Type returns [TypeChannelSelect].
@@ -232,7 +236,7 @@ func (c *ChannelSelect) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, channelSelectFields)
+	return c.kept.Collect(b, channelSelectFields)
 }
 
 // Type returns [TypeSection].
@@ -282,7 +286,7 @@ func (c *TextDisplay) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, textDisplayFields)
+	return c.kept.Collect(b, textDisplayFields)
 }
 
 // Type returns [TypeThumbnail].
@@ -312,7 +316,7 @@ func (c *Thumbnail) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, thumbnailFields)
+	return c.kept.Collect(b, thumbnailFields)
 }
 
 // Type returns [TypeMediaGallery].
@@ -342,7 +346,7 @@ func (c *MediaGallery) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, mediaGalleryFields)
+	return c.kept.Collect(b, mediaGalleryFields)
 }
 
 // Type returns [TypeFile].
@@ -372,7 +376,7 @@ func (c *File) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, fileFields)
+	return c.kept.Collect(b, fileFields)
 }
 
 // Type returns [TypeSeparator].
@@ -402,7 +406,7 @@ func (c *Separator) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, separatorFields)
+	return c.kept.Collect(b, separatorFields)
 }
 
 // Type returns [TypeContainer].
@@ -472,7 +476,7 @@ func (c *FileUpload) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, fileUploadFields)
+	return c.kept.Collect(b, fileUploadFields)
 }
 
 // Type returns [TypeRadioGroup].
@@ -502,7 +506,7 @@ func (c *RadioGroup) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, radioGroupFields)
+	return c.kept.Collect(b, radioGroupFields)
 }
 
 // Type returns [TypeCheckboxGroup].
@@ -532,7 +536,7 @@ func (c *CheckboxGroup) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, checkboxGroupFields)
+	return c.kept.Collect(b, checkboxGroupFields)
 }
 
 // Type returns [TypeCheckbox].
@@ -562,43 +566,43 @@ func (c *Checkbox) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	return c.kept.collect(b, checkboxFields)
+	return c.kept.Collect(b, checkboxFields)
 }
 
 // The members each type models, for [kept.collect].
 var (
-	actionRowFields         = fieldsOf[ActionRow](true)
-	buttonFields            = fieldsOf[Button](true)
-	stringSelectFields      = fieldsOf[StringSelect](true)
-	userSelectFields        = fieldsOf[UserSelect](true)
-	roleSelectFields        = fieldsOf[RoleSelect](true)
-	mentionableSelectFields = fieldsOf[MentionableSelect](true)
-	channelSelectFields     = fieldsOf[ChannelSelect](true)
-	textInputFields         = fieldsOf[TextInput](true)
-	sectionFields           = fieldsOf[Section](true)
-	textDisplayFields       = fieldsOf[TextDisplay](true)
-	thumbnailFields         = fieldsOf[Thumbnail](true)
-	mediaGalleryFields      = fieldsOf[MediaGallery](true)
-	fileFields              = fieldsOf[File](true)
-	separatorFields         = fieldsOf[Separator](true)
-	containerFields         = fieldsOf[Container](true)
-	labelFields             = fieldsOf[Label](true)
-	fileUploadFields        = fieldsOf[FileUpload](true)
-	radioGroupFields        = fieldsOf[RadioGroup](true)
-	checkboxGroupFields     = fieldsOf[CheckboxGroup](true)
-	checkboxFields          = fieldsOf[Checkbox](true)
-	partialEmojiFields      = fieldsOf[PartialEmoji](false)
-	unfurledMediaItemFields = fieldsOf[UnfurledMediaItem](false)
-	selectOptionFields      = fieldsOf[SelectOption](false)
-	defaultValueFields      = fieldsOf[DefaultValue](false)
-	mediaGalleryItemFields  = fieldsOf[MediaGalleryItem](false)
-	radioOptionFields       = fieldsOf[RadioOption](false)
+	actionRowFields         = jsonscan.FieldsOf[ActionRow]("type")
+	buttonFields            = jsonscan.FieldsOf[Button]("type")
+	stringSelectFields      = jsonscan.FieldsOf[StringSelect]("type")
+	userSelectFields        = jsonscan.FieldsOf[UserSelect]("type")
+	roleSelectFields        = jsonscan.FieldsOf[RoleSelect]("type")
+	mentionableSelectFields = jsonscan.FieldsOf[MentionableSelect]("type")
+	channelSelectFields     = jsonscan.FieldsOf[ChannelSelect]("type")
+	textInputFields         = jsonscan.FieldsOf[TextInput]("type")
+	sectionFields           = jsonscan.FieldsOf[Section]("type")
+	textDisplayFields       = jsonscan.FieldsOf[TextDisplay]("type")
+	thumbnailFields         = jsonscan.FieldsOf[Thumbnail]("type")
+	mediaGalleryFields      = jsonscan.FieldsOf[MediaGallery]("type")
+	fileFields              = jsonscan.FieldsOf[File]("type")
+	separatorFields         = jsonscan.FieldsOf[Separator]("type")
+	containerFields         = jsonscan.FieldsOf[Container]("type")
+	labelFields             = jsonscan.FieldsOf[Label]("type")
+	fileUploadFields        = jsonscan.FieldsOf[FileUpload]("type")
+	radioGroupFields        = jsonscan.FieldsOf[RadioGroup]("type")
+	checkboxGroupFields     = jsonscan.FieldsOf[CheckboxGroup]("type")
+	checkboxFields          = jsonscan.FieldsOf[Checkbox]("type")
+	partialEmojiFields      = jsonscan.FieldsOf[PartialEmoji]()
+	unfurledMediaItemFields = jsonscan.FieldsOf[UnfurledMediaItem]()
+	selectOptionFields      = jsonscan.FieldsOf[SelectOption]()
+	defaultValueFields      = jsonscan.FieldsOf[DefaultValue]()
+	mediaGalleryItemFields  = jsonscan.FieldsOf[MediaGalleryItem]()
+	radioOptionFields       = jsonscan.FieldsOf[RadioOption]()
 )
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v PartialEmoji) MarshalJSON() ([]byte, error) {
 	type plain PartialEmoji
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -608,13 +612,13 @@ func (v *PartialEmoji) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, partialEmojiFields)
+	return v.kept.Collect(b, partialEmojiFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
 	type plain UnfurledMediaItem
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -624,13 +628,13 @@ func (v *UnfurledMediaItem) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, unfurledMediaItemFields)
+	return v.kept.Collect(b, unfurledMediaItemFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v SelectOption) MarshalJSON() ([]byte, error) {
 	type plain SelectOption
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -640,13 +644,13 @@ func (v *SelectOption) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, selectOptionFields)
+	return v.kept.Collect(b, selectOptionFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v DefaultValue) MarshalJSON() ([]byte, error) {
 	type plain DefaultValue
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -656,13 +660,13 @@ func (v *DefaultValue) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, defaultValueFields)
+	return v.kept.Collect(b, defaultValueFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
 	type plain MediaGalleryItem
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -672,13 +676,13 @@ func (v *MediaGalleryItem) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, mediaGalleryItemFields)
+	return v.kept.Collect(b, mediaGalleryItemFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v RadioOption) MarshalJSON() ([]byte, error) {
 	type plain RadioOption
-	return marshalKept(plain(v), v.kept)
+	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -688,5 +692,5 @@ func (v *RadioOption) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
 		return err
 	}
-	return v.kept.collect(b, radioOptionFields)
+	return v.kept.Collect(b, radioOptionFields)
 }

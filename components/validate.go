@@ -533,36 +533,36 @@ func (v *validator) button(path string, b *Button) {
 	switch {
 	case s >= ButtonPrimary && s <= ButtonDanger:
 		v.customID(path, b.CustomID)
-		if b.URL != "" || b.kept.has("url") {
+		if b.URL != "" || b.kept.Has("url") {
 			v.add(path+".url", wire.CodeConflict, "a %s button cannot have a url", s)
 		}
-		if b.SKUID != 0 || b.kept.has("sku_id") {
+		if b.SKUID != 0 || b.kept.Has("sku_id") {
 			v.add(path+".sku_id", wire.CodeConflict, "a %s button cannot have a sku_id", s)
 		}
 	case s == ButtonLink:
 		if b.URL == "" {
 			v.add(path+".url", wire.CodeRequired, "a Link button needs a url (at most %d characters)", MaxButtonURLLength)
 		}
-		if b.CustomID != "" || b.kept.has("custom_id") {
+		if b.CustomID != "" || b.kept.Has("custom_id") {
 			v.add(path+".custom_id", wire.CodeConflict, "a Link button cannot have a custom_id")
 		}
-		if b.SKUID != 0 || b.kept.has("sku_id") {
+		if b.SKUID != 0 || b.kept.Has("sku_id") {
 			v.add(path+".sku_id", wire.CodeConflict, "a Link button cannot have a sku_id")
 		}
 	case s == ButtonPremium:
 		if b.SKUID == 0 {
 			v.add(path+".sku_id", wire.CodeRequired, "a Premium button needs a sku_id")
 		}
-		if b.CustomID != "" || b.kept.has("custom_id") {
+		if b.CustomID != "" || b.kept.Has("custom_id") {
 			v.add(path+".custom_id", wire.CodeConflict, "a Premium button cannot have a custom_id")
 		}
-		if b.Label != "" || b.kept.has("label") {
+		if b.Label != "" || b.kept.Has("label") {
 			v.add(path+".label", wire.CodeConflict, "a Premium button cannot have a label")
 		}
-		if b.URL != "" || b.kept.has("url") {
+		if b.URL != "" || b.kept.Has("url") {
 			v.add(path+".url", wire.CodeConflict, "a Premium button cannot have a url")
 		}
-		if b.Emoji != nil || b.kept.has("emoji") {
+		if b.Emoji != nil || b.kept.Has("emoji") {
 			v.add(path+".emoji", wire.CodeConflict, "a Premium button cannot have an emoji")
 		}
 	}
@@ -590,7 +590,7 @@ func (v *validator) selectCommon(path string, f selectFields) (int, int) {
 		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 	}
 	v.notNull(path, "required", f.required.IsNull())
-	if (f.disabled || f.kept.has("disabled")) && v.target == Modal {
+	if (f.disabled || f.kept.Has("disabled")) && v.target == Modal {
 		v.add(path+".disabled", wire.CodeNotAllowed, "disabled cannot be used on a select in a modal")
 	}
 	return minV, maxV
@@ -709,7 +709,7 @@ func (v *validator) textInput(path string, t *TextInput, p place) {
 	v.notNull(path, "required", t.Required.IsNull())
 	switch p {
 	case placeLabel:
-		if t.Label != "" || t.kept.has("label") {
+		if t.Label != "" || t.kept.Has("label") {
 			v.add(path+".label", wire.CodeConflict, "a Text Input inside a Label cannot have its own (deprecated) label; use the Label's label and description")
 		}
 	case placeRow:
