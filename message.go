@@ -1,7 +1,6 @@
 package guildkit
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -229,11 +228,7 @@ type EmbedField struct {
 // kept member of the same name.
 func (e *Embed) UnmarshalJSON(b []byte) error {
 	type plain Embed
-	*e = Embed{}
-	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
-		return err
-	}
-	return e.kept.Collect(b, embedFields)
+	return jsonscan.Decode(b, (*plain)(e), &e.kept, embedFields)
 }
 
 // MarshalJSON encodes e with the members its decoding kept.
@@ -246,11 +241,7 @@ func (e Embed) MarshalJSON() ([]byte, error) {
 // [Embed.UnmarshalJSON]).
 func (v *EmbedFooter) UnmarshalJSON(b []byte) error {
 	type plain EmbedFooter
-	*v = EmbedFooter{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, embedFooterFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedFooterFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept.
@@ -263,11 +254,7 @@ func (v EmbedFooter) MarshalJSON() ([]byte, error) {
 // [Embed.UnmarshalJSON]).
 func (v *EmbedMedia) UnmarshalJSON(b []byte) error {
 	type plain EmbedMedia
-	*v = EmbedMedia{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, embedMediaFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedMediaFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept.
@@ -280,11 +267,7 @@ func (v EmbedMedia) MarshalJSON() ([]byte, error) {
 // [Embed.UnmarshalJSON]).
 func (v *EmbedProvider) UnmarshalJSON(b []byte) error {
 	type plain EmbedProvider
-	*v = EmbedProvider{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, embedProviderFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedProviderFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept.
@@ -297,11 +280,7 @@ func (v EmbedProvider) MarshalJSON() ([]byte, error) {
 // [Embed.UnmarshalJSON]).
 func (v *EmbedAuthor) UnmarshalJSON(b []byte) error {
 	type plain EmbedAuthor
-	*v = EmbedAuthor{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, embedAuthorFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedAuthorFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept.
@@ -314,11 +293,7 @@ func (v EmbedAuthor) MarshalJSON() ([]byte, error) {
 // [Embed.UnmarshalJSON]).
 func (v *EmbedField) UnmarshalJSON(b []byte) error {
 	type plain EmbedField
-	*v = EmbedField{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, embedFieldFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedFieldFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept.

@@ -1,8 +1,6 @@
 package components
 
 import (
-	"encoding/json"
-
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
@@ -52,11 +50,7 @@ func (c *Button) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Button) UnmarshalJSON(b []byte) error {
 	type plain Button
-	*c = Button{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, buttonFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, buttonFields)
 }
 
 // Type returns [TypeStringSelect].
@@ -82,11 +76,7 @@ func (c *StringSelect) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *StringSelect) UnmarshalJSON(b []byte) error {
 	type plain StringSelect
-	*c = StringSelect{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, stringSelectFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, stringSelectFields)
 }
 
 // Type returns [TypeTextInput].
@@ -112,11 +102,7 @@ func (c *TextInput) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *TextInput) UnmarshalJSON(b []byte) error {
 	type plain TextInput
-	*c = TextInput{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, textInputFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, textInputFields)
 }
 
 // Type returns [TypeUserSelect].
@@ -142,11 +128,7 @@ func (c *UserSelect) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *UserSelect) UnmarshalJSON(b []byte) error {
 	type plain UserSelect
-	*c = UserSelect{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, userSelectFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, userSelectFields)
 }
 
 // Type returns [TypeRoleSelect].
@@ -172,11 +154,7 @@ func (c *RoleSelect) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *RoleSelect) UnmarshalJSON(b []byte) error {
 	type plain RoleSelect
-	*c = RoleSelect{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, roleSelectFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, roleSelectFields)
 }
 
 // Type returns [TypeMentionableSelect].
@@ -202,11 +180,7 @@ func (c *MentionableSelect) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *MentionableSelect) UnmarshalJSON(b []byte) error {
 	type plain MentionableSelect
-	*c = MentionableSelect{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, mentionableSelectFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, mentionableSelectFields)
 }
 
 // Type returns [TypeChannelSelect].
@@ -232,11 +206,7 @@ func (c *ChannelSelect) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *ChannelSelect) UnmarshalJSON(b []byte) error {
 	type plain ChannelSelect
-	*c = ChannelSelect{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, channelSelectFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, channelSelectFields)
 }
 
 // Type returns [TypeSection].
@@ -282,11 +252,7 @@ func (c *TextDisplay) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *TextDisplay) UnmarshalJSON(b []byte) error {
 	type plain TextDisplay
-	*c = TextDisplay{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, textDisplayFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, textDisplayFields)
 }
 
 // Type returns [TypeThumbnail].
@@ -312,11 +278,7 @@ func (c *Thumbnail) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Thumbnail) UnmarshalJSON(b []byte) error {
 	type plain Thumbnail
-	*c = Thumbnail{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, thumbnailFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, thumbnailFields)
 }
 
 // Type returns [TypeMediaGallery].
@@ -342,11 +304,7 @@ func (c *MediaGallery) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *MediaGallery) UnmarshalJSON(b []byte) error {
 	type plain MediaGallery
-	*c = MediaGallery{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, mediaGalleryFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, mediaGalleryFields)
 }
 
 // Type returns [TypeFile].
@@ -372,11 +330,7 @@ func (c *File) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *File) UnmarshalJSON(b []byte) error {
 	type plain File
-	*c = File{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, fileFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, fileFields)
 }
 
 // Type returns [TypeSeparator].
@@ -402,11 +356,7 @@ func (c *Separator) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Separator) UnmarshalJSON(b []byte) error {
 	type plain Separator
-	*c = Separator{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, separatorFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, separatorFields)
 }
 
 // Type returns [TypeContainer].
@@ -472,11 +422,7 @@ func (c *FileUpload) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *FileUpload) UnmarshalJSON(b []byte) error {
 	type plain FileUpload
-	*c = FileUpload{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, fileUploadFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, fileUploadFields)
 }
 
 // Type returns [TypeRadioGroup].
@@ -502,11 +448,7 @@ func (c *RadioGroup) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *RadioGroup) UnmarshalJSON(b []byte) error {
 	type plain RadioGroup
-	*c = RadioGroup{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, radioGroupFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, radioGroupFields)
 }
 
 // Type returns [TypeCheckboxGroup].
@@ -532,11 +474,7 @@ func (c *CheckboxGroup) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *CheckboxGroup) UnmarshalJSON(b []byte) error {
 	type plain CheckboxGroup
-	*c = CheckboxGroup{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, checkboxGroupFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, checkboxGroupFields)
 }
 
 // Type returns [TypeCheckbox].
@@ -562,11 +500,7 @@ func (c *Checkbox) keptRef() *kept { return &c.kept }
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Checkbox) UnmarshalJSON(b []byte) error {
 	type plain Checkbox
-	*c = Checkbox{}
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, checkboxFields)
+	return jsonscan.Decode(b, (*plain)(c), &c.kept, checkboxFields)
 }
 
 // The members each type models, for [kept.collect].
@@ -608,11 +542,7 @@ func (v PartialEmoji) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *PartialEmoji) UnmarshalJSON(b []byte) error {
 	type plain PartialEmoji
-	*v = PartialEmoji{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, partialEmojiFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, partialEmojiFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
@@ -624,11 +554,7 @@ func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *UnfurledMediaItem) UnmarshalJSON(b []byte) error {
 	type plain UnfurledMediaItem
-	*v = UnfurledMediaItem{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, unfurledMediaItemFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, unfurledMediaItemFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
@@ -640,11 +566,7 @@ func (v SelectOption) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *SelectOption) UnmarshalJSON(b []byte) error {
 	type plain SelectOption
-	*v = SelectOption{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, selectOptionFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, selectOptionFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
@@ -656,11 +578,7 @@ func (v DefaultValue) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *DefaultValue) UnmarshalJSON(b []byte) error {
 	type plain DefaultValue
-	*v = DefaultValue{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, defaultValueFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, defaultValueFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
@@ -672,11 +590,7 @@ func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *MediaGalleryItem) UnmarshalJSON(b []byte) error {
 	type plain MediaGalleryItem
-	*v = MediaGalleryItem{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, mediaGalleryItemFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, mediaGalleryItemFields)
 }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
@@ -688,9 +602,5 @@ func (v RadioOption) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *RadioOption) UnmarshalJSON(b []byte) error {
 	type plain RadioOption
-	*v = RadioOption{}
-	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
-		return err
-	}
-	return v.kept.Collect(b, radioOptionFields)
+	return jsonscan.Decode(b, (*plain)(v), &v.kept, radioOptionFields)
 }

@@ -173,6 +173,18 @@ func hasKey(b, key []byte) bool {
 	return found
 }
 
+// Decode decodes the JSON object b into *p, a type without an UnmarshalJSON
+// of its own (the plain form of the caller's type), from its zero value, and
+// keeps in k what fs says the type drops.
+func Decode[P any](b []byte, p *P, k *Kept, fs *FieldSet) error {
+	var zero P
+	*p = zero
+	if err := json.Unmarshal(b, p); err != nil {
+		return err
+	}
+	return k.Collect(b, fs)
+}
+
 // MarshalKept encodes v (the plain form of a sub-object) with its Kept
 // members.
 func MarshalKept(v any, k Kept) ([]byte, error) {
