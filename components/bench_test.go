@@ -105,7 +105,7 @@ func TestValidateAllocationBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 80 {
-		t.Errorf("Validate of 40 components: %.0f allocations, want at most 80", allocs)
+	if allocs > 2 {
+		t.Errorf("Validate of 40 components: %.0f allocations, want at most 2", allocs)
 	}
 }

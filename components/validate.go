@@ -1,9 +1,11 @@
 package components
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -137,7 +139,7 @@ const (
 // media fields, a file's name and size) are not checked. An [*Unknown]
 // component cannot be checked and is reported.
 func Validate(target Target, components ...Component) error {
-	v := &validator{target: target & targetMask, nonInteractive: target&NonInteractive != 0}
+	v := newValidator(target)
 	if target&^(targetMask|NonInteractive) != 0 {
 		v.errs.Add("", wire.CodeInvalid, "unknown target %s", target)
 		return v.errs.Err()
@@ -157,7 +159,9 @@ func Validate(target Target, components ...Component) error {
 		v.errs.Add("", wire.CodeLength, "a legacy message holds at most %d action rows, got %d", MaxLegacyRows, len(components))
 	}
 	for i, c := range components {
-		v.component("["+strconv.Itoa(i)+"]", c, placeTop)
+		n := v.enter("", i)
+		v.component(c, placeTop)
+		v.leave(n)
 	}
 	if v.target == V2Message && v.count > MaxV2Components {
 		v.errs.Add("", wire.CodeLength, "a Components V2 message holds at most %d components in total, nested ones included, got %d", MaxV2Components, v.count)
@@ -170,12 +174,72 @@ type validator struct {
 	nonInteractive bool
 	errs           wire.ValidationError
 	count          int
-	customIDs      map[string]string // custom_id → path of its first use
-	ids            map[int]string    // id → path of its first use
+	// path is the path of the component or object being checked; a
+	// problem's path is made from it only when the problem is reported.
+	path []byte
+	// ids and customIDs are the ids and custom_ids met so far, with the
+	// path of their first use kept in firstUses; small trees need no
+	// allocation beyond the validator itself.
+	ids       []idUse
+	customIDs []customIDUse
+	firstUses []byte
+	arrays    struct {
+		path      [128]byte
+		ids       [48]idUse
+		customIDs [48]customIDUse
+		firstUses [1536]byte
+	}
 }
 
-func (v *validator) add(path, code, format string, args ...any) {
-	v.errs.Add(path, code, format, args...)
+type idUse struct {
+	id         int
+	start, end int // its first use's path in firstUses
+}
+
+type customIDUse struct {
+	id         string
+	start, end int
+}
+
+func newValidator(target Target) *validator {
+	v := &validator{target: target & targetMask, nonInteractive: target&NonInteractive != 0}
+	v.path = v.arrays.path[:0]
+	v.ids = v.arrays.ids[:0]
+	v.customIDs = v.arrays.customIDs[:0]
+	v.firstUses = v.arrays.firstUses[:0]
+	return v
+}
+
+// add reports a problem at the current path followed by suffix
+// (".custom_id", "[2]", or "" for the current component itself).
+func (v *validator) add(suffix, code, format string, args ...any) {
+	v.errs.Add(string(v.path)+suffix, code, format, args...)
+}
+
+// enter appends name and, when i >= 0, "[i]" to the current path and returns
+// the length to give [validator.leave] to go back.
+func (v *validator) enter(name string, i int) int {
+	n := len(v.path)
+	v.path = append(v.path, name...)
+	if i >= 0 {
+		v.path = append(v.path, '[')
+		v.path = strconv.AppendInt(v.path, int64(i), 10)
+		v.path = append(v.path, ']')
+	}
+	return n
+}
+
+func (v *validator) leave(n int) { v.path = v.path[:n] }
+
+// keepPath stores the current path as a first use and returns where. A
+// component's id and custom_id share one copy.
+func (v *validator) keepPath() (start, end int) {
+	if n := len(v.path); n <= len(v.firstUses) && bytes.Equal(v.firstUses[len(v.firstUses)-n:], v.path) {
+		return len(v.firstUses) - n, len(v.firstUses)
+	}
+	start = len(v.firstUses)
+	v.firstUses = append(v.firstUses, v.path...)
+	return start, len(v.firstUses)
 }
 
 func isNil(c Component) bool {
@@ -288,15 +352,15 @@ func (v *validator) allowedAt(t Type, p place) (bool, string) {
 	return false, "unexpected place"
 }
 
-func (v *validator) component(path string, c Component, p place) {
+func (v *validator) component(c Component, p place) {
 	if isNil(c) {
-		v.add(path, wire.CodeRequired, "missing component (nil)")
+		v.add("", wire.CodeRequired, "missing component (nil)")
 		return
 	}
 	v.count++
-	v.id(path, c.ComponentID())
+	v.id(c.ComponentID())
 	if u, ok := c.(*Unknown); ok {
-		v.add(path, wire.CodeInvalid, "unknown component type %d cannot be validated", int(u.Type()))
+		v.add("", wire.CodeInvalid, "unknown component type %d cannot be validated", int(u.Type()))
 		return
 	}
 	t := c.Type()
@@ -305,188 +369,186 @@ func (v *validator) component(path string, c Component, p place) {
 		if v.target == Modal {
 			where = "a modal"
 		}
-		v.add(path, wire.CodePlacement, "a %s cannot be used in %s", t, where)
+		v.add("", wire.CodePlacement, "a %s cannot be used in %s", t, where)
 		return
 	}
 	if ok, why := v.allowedAt(t, p); !ok {
-		v.add(path, wire.CodePlacement, "%s", why)
+		v.add("", wire.CodePlacement, "%s", why)
 	}
 	if v.nonInteractive && interactive(c) {
-		v.add(path, wire.CodeNotAllowed, "a %s is interactive; a webhook not owned by an application may only send non-interactive components (and link buttons)", t)
+		v.add("", wire.CodeNotAllowed, "a %s is interactive; a webhook not owned by an application may only send non-interactive components (and link buttons)", t)
 	}
 	switch c := c.(type) {
 	case *ActionRow:
-		v.actionRow(path, c)
+		v.actionRow(c)
 	case *Button:
-		v.button(path, c)
+		v.button(c)
 	case *StringSelect:
-		v.stringSelect(path, c)
+		v.stringSelect(c)
 	case *UserSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
-		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueUser)
+		minV, maxV := v.selectCommon(selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
+		v.defaultValues(c.DefaultValues, minV, maxV, DefaultValueUser)
 	case *RoleSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
-		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueRole)
+		minV, maxV := v.selectCommon(selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
+		v.defaultValues(c.DefaultValues, minV, maxV, DefaultValueRole)
 	case *MentionableSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
-		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueUser, DefaultValueRole)
+		minV, maxV := v.selectCommon(selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
+		v.defaultValues(c.DefaultValues, minV, maxV, DefaultValueUser, DefaultValueRole)
 	case *ChannelSelect:
-		minV, maxV := v.selectCommon(path, selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
-		v.defaultValues(path, c.DefaultValues, minV, maxV, DefaultValueChannel)
-		seen := make(map[ChannelType]bool, len(c.ChannelTypes))
+		minV, maxV := v.selectCommon(selectFields{c.CustomID, c.Placeholder, c.MinValues, c.MaxValues, c.Required, c.Disabled, c.kept})
+		v.defaultValues(c.DefaultValues, minV, maxV, DefaultValueChannel)
 		for i, t := range c.ChannelTypes {
-			ip := path + ".channel_types[" + strconv.Itoa(i) + "]"
 			switch {
 			case !t.Known():
-				v.add(ip, wire.CodeInvalid, "unknown channel type %d", int(t))
-			case seen[t]:
-				v.add(ip, wire.CodeDuplicate, "channel type %s is repeated", t)
+				v.add(".channel_types["+strconv.Itoa(i)+"]", wire.CodeInvalid, "unknown channel type %d", int(t))
+			case slices.Contains(c.ChannelTypes[:i], t):
+				v.add(".channel_types["+strconv.Itoa(i)+"]", wire.CodeDuplicate, "channel type %s is repeated", t)
 			}
-			seen[t] = true
 		}
 	case *TextInput:
-		v.textInput(path, c, p)
+		v.textInput(c, p)
 	case *Section:
-		v.section(path, c)
+		v.section(c)
 	case *TextDisplay:
 		if c.Content == "" {
-			v.add(path+".content", wire.CodeRequired, "content is required")
+			v.add(".content", wire.CodeRequired, "content is required")
 		}
 	case *Thumbnail:
-		v.media(path, c.Media)
-		v.mediaDescription(path, c.Description)
+		v.media(c.Media)
+		v.mediaDescription(c.Description)
 	case *MediaGallery:
-		v.gallery(path, c)
+		v.gallery(c)
 	case *File:
-		v.file(path, c)
+		v.file(c)
 	case *Separator:
 		if c.Divider.IsNull() {
-			v.add(path+".divider", wire.CodeNotNull, "divider cannot be null")
+			v.add(".divider", wire.CodeNotNull, "divider cannot be null")
 		}
 		if c.Spacing != 0 && c.Spacing != SpacingSmall && c.Spacing != SpacingLarge {
-			v.add(path+".spacing", wire.CodeInvalid, "spacing must be 1 (small) or 2 (large), got %d", c.Spacing.value())
+			v.add(".spacing", wire.CodeInvalid, "spacing must be 1 (small) or 2 (large), got %d", c.Spacing.value())
 		}
 	case *Container:
-		v.container(path, c)
+		v.container(c)
 	case *Label:
-		v.label(path, c)
+		v.label(c)
 	case *FileUpload:
-		v.customID(path, c.CustomID)
-		minV, maxV := v.minMax(path, c.MinValues, c.MaxValues, 0, MaxFileUploadValues, 1)
+		v.customID(c.CustomID)
+		minV, maxV := v.minMax(c.MinValues, c.MaxValues, 0, MaxFileUploadValues, 1)
 		if minV >= 0 && maxV >= 0 && minV > maxV {
-			v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
+			v.add(".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 		}
-		v.notNull(path, "required", c.Required.IsNull())
+		v.notNull("required", c.Required.IsNull())
 	case *RadioGroup:
-		v.radioGroup(path, c)
+		v.radioGroup(c)
 	case *CheckboxGroup:
-		v.checkboxGroup(path, c)
+		v.checkboxGroup(c)
 	case *Checkbox:
-		v.customID(path, c.CustomID)
+		v.customID(c.CustomID)
 		if !c.Required.IsZero() {
-			v.add(path+".required", wire.CodeNotAllowed, "a Checkbox cannot be marked required; use a one-option Checkbox Group instead")
+			v.add(".required", wire.CodeNotAllowed, "a Checkbox cannot be marked required; use a one-option Checkbox Group instead")
 		}
 	}
 }
 
-func (v *validator) id(path string, id int) {
+func (v *validator) id(id int) {
 	if id == 0 {
 		return
 	}
 	if id < 0 || id > MaxID {
-		v.add(path+".id", wire.CodeRange, "id must be a 32-bit integer 0-%d, got %d", MaxID, id)
+		v.add(".id", wire.CodeRange, "id must be a 32-bit integer 0-%d, got %d", MaxID, id)
 		return
 	}
-	if v.ids == nil {
-		v.ids = make(map[int]string)
+	for _, u := range v.ids {
+		if u.id == id {
+			v.add(".id", wire.CodeDuplicate, "id %d is already used at %s", id, v.firstUses[u.start:u.end])
+			return
+		}
 	}
-	if first, dup := v.ids[id]; dup {
-		v.add(path+".id", wire.CodeDuplicate, "id %d is already used at %s", id, first)
-		return
-	}
-	v.ids[id] = path
+	start, end := v.keepPath()
+	v.ids = append(v.ids, idUse{id, start, end})
 }
 
-func (v *validator) customID(path, id string) {
+func (v *validator) customID(id string) {
 	if id == "" {
-		v.add(path+".custom_id", wire.CodeRequired, "custom_id is required (1-%d characters)", MaxCustomIDLength)
+		v.add(".custom_id", wire.CodeRequired, "custom_id is required (1-%d characters)", MaxCustomIDLength)
 		return
 	}
-	v.maxLen(path, "custom_id", id, MaxCustomIDLength)
-	if v.customIDs == nil {
-		v.customIDs = make(map[string]string)
+	v.maxLen("custom_id", id, MaxCustomIDLength)
+	for _, u := range v.customIDs {
+		if u.id == id {
+			v.add(".custom_id", wire.CodeDuplicate, "custom_id %q is already used at %s", id, v.firstUses[u.start:u.end])
+			return
+		}
 	}
-	if first, dup := v.customIDs[id]; dup {
-		v.add(path+".custom_id", wire.CodeDuplicate, "custom_id %q is already used at %s", id, first)
-		return
-	}
-	v.customIDs[id] = path
+	start, end := v.keepPath()
+	v.customIDs = append(v.customIDs, customIDUse{id, start, end})
 }
 
-// maxLen reports a string longer than max characters at path.field.
-func (v *validator) maxLen(path, field, s string, max int) {
+// maxLen reports a string longer than max characters at the current path's
+// field.
+func (v *validator) maxLen(field, s string, max int) {
 	if len(s) <= max {
 		return // fewer bytes than max means fewer characters
 	}
 	if n := utf8.RuneCountInString(s); n > max {
-		v.add(path+"."+field, wire.CodeLength, "%s must be at most %d characters, got %d", field, max, n)
+		v.add("."+field, wire.CodeLength, "%s must be at most %d characters, got %d", field, max, n)
 	}
 }
 
 // reqLen reports an empty string, or one longer than max characters, at
-// path.field.
-func (v *validator) reqLen(path, field, s string, max int) {
+// the current path's field.
+func (v *validator) reqLen(field, s string, max int) {
 	if s == "" {
-		v.add(path+"."+field, wire.CodeRequired, "%s is required (1-%d characters)", field, max)
+		v.add("."+field, wire.CodeRequired, "%s is required (1-%d characters)", field, max)
 		return
 	}
-	v.maxLen(path, field, s, max)
+	v.maxLen(field, s, max)
 }
 
-// notNull reports a null at path.field, a field that cannot be null.
-func (v *validator) notNull(path, field string, isNull bool) {
+// notNull reports a null in field, one that cannot be null.
+func (v *validator) notNull(field string, isNull bool) {
 	if isNull {
-		v.add(path+"."+field, wire.CodeNotNull, "%s cannot be null", field)
+		v.add("."+field, wire.CodeNotNull, "%s cannot be null", field)
 	}
 }
 
 // minMax checks min_values (minLo..hi) and max_values (1..hi) and returns
 // their effective values (defMax when max is omitted, 1 for an omitted min),
 // or -1 for one that is invalid.
-func (v *validator) minMax(path string, minO, maxO Opt[int], minLo, hi, defMax int) (int, int) {
+func (v *validator) minMax(minO, maxO Opt[int], minLo, hi, defMax int) (int, int) {
 	minV, maxV := 1, defMax
 	if minO.IsNull() {
-		v.add(path+".min_values", wire.CodeNotNull, "min_values cannot be null")
+		v.add(".min_values", wire.CodeNotNull, "min_values cannot be null")
 		minV = -1
 	} else if m, ok := minO.Get(); ok {
 		minV = m
 		if m < minLo || m > hi {
-			v.add(path+".min_values", wire.CodeRange, "min_values must be %d-%d, got %d", minLo, hi, m)
+			v.add(".min_values", wire.CodeRange, "min_values must be %d-%d, got %d", minLo, hi, m)
 			minV = -1
 		}
 	}
 	if maxO.IsNull() {
-		v.add(path+".max_values", wire.CodeNotNull, "max_values cannot be null")
+		v.add(".max_values", wire.CodeNotNull, "max_values cannot be null")
 		maxV = -1
 	} else if m, ok := maxO.Get(); ok {
 		maxV = m
 		if m < 1 || m > hi {
-			v.add(path+".max_values", wire.CodeRange, "max_values must be 1-%d, got %d", hi, m)
+			v.add(".max_values", wire.CodeRange, "max_values must be 1-%d, got %d", hi, m)
 			maxV = -1
 		}
 	}
 	return minV, maxV
 }
 
-// emoji checks the partial emoji at path.emoji.
-func (v *validator) emoji(path string, e *PartialEmoji) {
+// emoji checks the partial emoji of the current component or option.
+func (v *validator) emoji(e *PartialEmoji) {
 	if e != nil && e.ID == 0 && e.Name == "" {
-		v.add(path+".emoji", wire.CodeRequired, "emoji needs an id or a name")
+		v.add(".emoji", wire.CodeRequired, "emoji needs an id or a name")
 	}
 }
 
-func (v *validator) actionRow(path string, r *ActionRow) {
-	cp := path + ".components"
+func (v *validator) actionRow(r *ActionRow) {
+	const cp = ".components"
 	if v.target == Modal {
 		if len(r.Components) != 1 {
 			v.add(cp, wire.CodeLength, "an action row in a modal (deprecated) holds exactly one Text Input, got %d components", len(r.Components))
@@ -516,58 +578,60 @@ func (v *validator) actionRow(path string, r *ActionRow) {
 		}
 	}
 	for i, c := range r.Components {
-		v.component(cp+"["+strconv.Itoa(i)+"]", c, placeRow)
+		n := v.enter(cp, i)
+		v.component(c, placeRow)
+		v.leave(n)
 	}
 }
 
-func (v *validator) button(path string, b *Button) {
+func (v *validator) button(b *Button) {
 	if b.Style == 0 {
-		v.add(path+".style", wire.CodeRequired, "style is required (1-6)")
+		v.add(".style", wire.CodeRequired, "style is required (1-6)")
 	} else if b.Style < ButtonPrimary || b.Style > ButtonPremium {
-		v.add(path+".style", wire.CodeInvalid, "style must be 1-6, got %d", int(b.Style))
+		v.add(".style", wire.CodeInvalid, "style must be 1-6, got %d", int(b.Style))
 	}
-	v.maxLen(path, "label", b.Label, MaxButtonLabelLength)
-	v.maxLen(path, "url", b.URL, MaxButtonURLLength)
-	v.emoji(path, b.Emoji)
+	v.maxLen("label", b.Label, MaxButtonLabelLength)
+	v.maxLen("url", b.URL, MaxButtonURLLength)
+	v.emoji(b.Emoji)
 	s := b.Style
 	switch {
 	case s >= ButtonPrimary && s <= ButtonDanger:
-		v.customID(path, b.CustomID)
+		v.customID(b.CustomID)
 		if b.URL != "" || b.kept.Has("url") {
-			v.add(path+".url", wire.CodeConflict, "a %s button cannot have a url", s)
+			v.add(".url", wire.CodeConflict, "a %s button cannot have a url", s)
 		}
 		if b.SKUID != 0 || b.kept.Has("sku_id") {
-			v.add(path+".sku_id", wire.CodeConflict, "a %s button cannot have a sku_id", s)
+			v.add(".sku_id", wire.CodeConflict, "a %s button cannot have a sku_id", s)
 		}
 	case s == ButtonLink:
 		if b.URL == "" {
-			v.add(path+".url", wire.CodeRequired, "a Link button needs a url (at most %d characters)", MaxButtonURLLength)
+			v.add(".url", wire.CodeRequired, "a Link button needs a url (at most %d characters)", MaxButtonURLLength)
 		}
 		if b.CustomID != "" || b.kept.Has("custom_id") {
-			v.add(path+".custom_id", wire.CodeConflict, "a Link button cannot have a custom_id")
+			v.add(".custom_id", wire.CodeConflict, "a Link button cannot have a custom_id")
 		}
 		if b.SKUID != 0 || b.kept.Has("sku_id") {
-			v.add(path+".sku_id", wire.CodeConflict, "a Link button cannot have a sku_id")
+			v.add(".sku_id", wire.CodeConflict, "a Link button cannot have a sku_id")
 		}
 	case s == ButtonPremium:
 		if b.SKUID == 0 {
-			v.add(path+".sku_id", wire.CodeRequired, "a Premium button needs a sku_id")
+			v.add(".sku_id", wire.CodeRequired, "a Premium button needs a sku_id")
 		}
 		if b.CustomID != "" || b.kept.Has("custom_id") {
-			v.add(path+".custom_id", wire.CodeConflict, "a Premium button cannot have a custom_id")
+			v.add(".custom_id", wire.CodeConflict, "a Premium button cannot have a custom_id")
 		}
 		if b.Label != "" || b.kept.Has("label") {
-			v.add(path+".label", wire.CodeConflict, "a Premium button cannot have a label")
+			v.add(".label", wire.CodeConflict, "a Premium button cannot have a label")
 		}
 		if b.URL != "" || b.kept.Has("url") {
-			v.add(path+".url", wire.CodeConflict, "a Premium button cannot have a url")
+			v.add(".url", wire.CodeConflict, "a Premium button cannot have a url")
 		}
 		if b.Emoji != nil || b.kept.Has("emoji") {
-			v.add(path+".emoji", wire.CodeConflict, "a Premium button cannot have an emoji")
+			v.add(".emoji", wire.CodeConflict, "a Premium button cannot have an emoji")
 		}
 	}
 	if s >= ButtonPrimary && s <= ButtonLink && b.Label == "" && b.Emoji == nil {
-		v.add(path+".label", wire.CodeRequired, "a %s button needs a label or an emoji", s)
+		v.add(".label", wire.CodeRequired, "a %s button needs a label or an emoji", s)
 	}
 }
 
@@ -582,16 +646,16 @@ type selectFields struct {
 
 // selectCommon checks the fields every select shares and returns the
 // effective min_values and max_values (-1 when invalid).
-func (v *validator) selectCommon(path string, f selectFields) (int, int) {
-	v.customID(path, f.customID)
-	v.maxLen(path, "placeholder", f.placeholder, MaxPlaceholderLength)
-	minV, maxV := v.minMax(path, f.min, f.max, 0, MaxSelectValues, 1)
+func (v *validator) selectCommon(f selectFields) (int, int) {
+	v.customID(f.customID)
+	v.maxLen("placeholder", f.placeholder, MaxPlaceholderLength)
+	minV, maxV := v.minMax(f.min, f.max, 0, MaxSelectValues, 1)
 	if minV >= 0 && maxV >= 0 && minV > maxV {
-		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
+		v.add(".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 	}
-	v.notNull(path, "required", f.required.IsNull())
+	v.notNull("required", f.required.IsNull())
 	if (f.disabled || f.kept.Has("disabled")) && v.target == Modal {
-		v.add(path+".disabled", wire.CodeNotAllowed, "disabled cannot be used on a select in a modal")
+		v.add(".disabled", wire.CodeNotAllowed, "disabled cannot be used on a select in a modal")
 	}
 	return minV, maxV
 }
@@ -599,23 +663,21 @@ func (v *validator) selectCommon(path string, f selectFields) (int, int) {
 // defaultValues checks the default values of a user, role, mentionable or
 // channel select against the effective minV and maxV (-1 when invalid) and
 // the allowed types. No default values at all is always fine.
-func (v *validator) defaultValues(path string, dv []DefaultValue, minV, maxV int, allowed ...DefaultValueType) {
+func (v *validator) defaultValues(dv []DefaultValue, minV, maxV int, allowed ...DefaultValueType) {
 	if len(dv) == 0 {
 		return
 	}
-	p := path + ".default_values"
+	const p = ".default_values"
 	if minV >= 0 && maxV >= 0 && (len(dv) < minV || len(dv) > maxV) {
 		v.add(p, wire.CodeLength, "the number of default values (%d) must lie between min_values (%d) and max_values (%d)", len(dv), minV, maxV)
 	}
-	seen := make(map[Snowflake]bool, len(dv))
 	for i, d := range dv {
-		ip := p + "[" + strconv.Itoa(i) + "]"
+		n := v.enter(p, i)
 		if d.ID == 0 {
-			v.add(ip+".id", wire.CodeRequired, "id is required")
-		} else if seen[d.ID] {
-			v.add(ip+".id", wire.CodeDuplicate, "default value %s is repeated", d.ID)
+			v.add(".id", wire.CodeRequired, "id is required")
+		} else if slices.ContainsFunc(dv[:i], func(e DefaultValue) bool { return e.ID == d.ID }) {
+			v.add(".id", wire.CodeDuplicate, "default value %s is repeated", d.ID)
 		}
-		seen[d.ID] = true
 		ok := false
 		for _, a := range allowed {
 			ok = ok || d.Type == a
@@ -625,14 +687,15 @@ func (v *validator) defaultValues(path string, dv []DefaultValue, minV, maxV int
 			for j, a := range allowed {
 				names[j] = string(a)
 			}
-			v.add(ip+".type", wire.CodeInvalid, "type must be %s here, got %q", strings.Join(names, " or "), string(d.Type))
+			v.add(".type", wire.CodeInvalid, "type must be %s here, got %q", strings.Join(names, " or "), string(d.Type))
 		}
+		v.leave(n)
 	}
 }
 
-func (v *validator) stringSelect(path string, s *StringSelect) {
-	minV, maxV := v.selectCommon(path, selectFields{s.CustomID, s.Placeholder, s.MinValues, s.MaxValues, s.Required, s.Disabled, s.kept})
-	p := path + ".options"
+func (v *validator) stringSelect(s *StringSelect) {
+	minV, maxV := v.selectCommon(selectFields{s.CustomID, s.Placeholder, s.MinValues, s.MaxValues, s.Required, s.Disabled, s.kept})
+	const p = ".options"
 	n := len(s.Options)
 	switch {
 	case n == 0:
@@ -643,125 +706,130 @@ func (v *validator) stringSelect(path string, s *StringSelect) {
 		v.add(p, wire.CodeLength, "a string select needs at least min_values (%d) options, got %d", minV, n)
 	}
 	if mv, ok := s.MaxValues.Get(); ok && n > 0 && mv > n {
-		v.add(path+".max_values", wire.CodeRange, "max_values (%d) is more than the %d options", mv, n)
+		v.add(".max_values", wire.CodeRange, "max_values (%d) is more than the %d options", mv, n)
 	}
-	seen := make(map[string]bool, n)
 	defaults := 0
 	for i, o := range s.Options {
-		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.reqLen(ip, "label", o.Label, MaxOptionLength)
-		v.reqLen(ip, "value", o.Value, MaxOptionLength)
-		v.maxLen(ip, "description", o.Description, MaxOptionLength)
-		v.emoji(ip, o.Emoji)
-		if o.Value != "" && seen[o.Value] {
-			v.add(ip+".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
+		m := v.enter(p, i)
+		v.reqLen("label", o.Label, MaxOptionLength)
+		v.reqLen("value", o.Value, MaxOptionLength)
+		v.maxLen("description", o.Description, MaxOptionLength)
+		v.emoji(o.Emoji)
+		if o.Value != "" && slices.ContainsFunc(s.Options[:i], func(e SelectOption) bool { return e.Value == o.Value }) {
+			v.add(".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
 		}
-		seen[o.Value] = true
 		if o.Default {
 			defaults++
 		}
+		v.leave(m)
 	}
 	if maxV >= 0 && defaults > maxV {
 		v.add(p, wire.CodeLength, "%d options are default, more than max_values (%d)", defaults, maxV)
 	}
 }
 
-func (v *validator) textInput(path string, t *TextInput, p place) {
-	v.customID(path, t.CustomID)
+func (v *validator) textInput(t *TextInput, p place) {
+	v.customID(t.CustomID)
 	if t.Style == 0 {
-		v.add(path+".style", wire.CodeRequired, "style is required (1 Short or 2 Paragraph)")
+		v.add(".style", wire.CodeRequired, "style is required (1 Short or 2 Paragraph)")
 	} else if t.Style != TextInputShort && t.Style != TextInputParagraph {
-		v.add(path+".style", wire.CodeInvalid, "style must be 1 (Short) or 2 (Paragraph), got %d", int(t.Style))
+		v.add(".style", wire.CodeInvalid, "style must be 1 (Short) or 2 (Paragraph), got %d", int(t.Style))
 	}
 	minV, maxV := -1, -1
 	if t.MinLength.IsNull() {
-		v.add(path+".min_length", wire.CodeNotNull, "min_length cannot be null")
+		v.add(".min_length", wire.CodeNotNull, "min_length cannot be null")
 	} else if m, ok := t.MinLength.Get(); ok {
 		if m < 0 || m > MaxTextInputLength {
-			v.add(path+".min_length", wire.CodeRange, "min_length must be 0-%d, got %d", MaxTextInputLength, m)
+			v.add(".min_length", wire.CodeRange, "min_length must be 0-%d, got %d", MaxTextInputLength, m)
 		} else {
 			minV = m
 		}
 	}
 	if t.MaxLength.IsNull() {
-		v.add(path+".max_length", wire.CodeNotNull, "max_length cannot be null")
+		v.add(".max_length", wire.CodeNotNull, "max_length cannot be null")
 	} else if m, ok := t.MaxLength.Get(); ok {
 		if m < 1 || m > MaxTextInputLength {
-			v.add(path+".max_length", wire.CodeRange, "max_length must be 1-%d, got %d", MaxTextInputLength, m)
+			v.add(".max_length", wire.CodeRange, "max_length must be 1-%d, got %d", MaxTextInputLength, m)
 		} else {
 			maxV = m
 		}
 	}
 	if minV >= 0 && maxV >= 0 && minV > maxV {
-		v.add(path+".min_length", wire.CodeRange, "min_length (%d) is greater than max_length (%d)", minV, maxV)
+		v.add(".min_length", wire.CodeRange, "min_length (%d) is greater than max_length (%d)", minV, maxV)
 	}
 	if n := utf8.RuneCountInString(t.Value); n > MaxTextInputLength {
-		v.add(path+".value", wire.CodeLength, "value must be at most %d characters, got %d", MaxTextInputLength, n)
+		v.add(".value", wire.CodeLength, "value must be at most %d characters, got %d", MaxTextInputLength, n)
 	} else if n > 0 {
 		if minV >= 0 && n < minV {
-			v.add(path+".value", wire.CodeLength, "value is shorter than min_length (%d): %d characters", minV, n)
+			v.add(".value", wire.CodeLength, "value is shorter than min_length (%d): %d characters", minV, n)
 		}
 		if maxV >= 0 && n > maxV {
-			v.add(path+".value", wire.CodeLength, "value is longer than max_length (%d): %d characters", maxV, n)
+			v.add(".value", wire.CodeLength, "value is longer than max_length (%d): %d characters", maxV, n)
 		}
 	}
-	v.maxLen(path, "placeholder", t.Placeholder, MaxTextPlaceholder)
-	v.notNull(path, "required", t.Required.IsNull())
+	v.maxLen("placeholder", t.Placeholder, MaxTextPlaceholder)
+	v.notNull("required", t.Required.IsNull())
 	switch p {
 	case placeLabel:
 		if t.Label != "" || t.kept.Has("label") {
-			v.add(path+".label", wire.CodeConflict, "a Text Input inside a Label cannot have its own (deprecated) label; use the Label's label and description")
+			v.add(".label", wire.CodeConflict, "a Text Input inside a Label cannot have its own (deprecated) label; use the Label's label and description")
 		}
 	case placeRow:
-		v.reqLen(path, "label", t.Label, maxTextInputLabelSize)
+		v.reqLen("label", t.Label, maxTextInputLabelSize)
 	default:
-		v.maxLen(path, "label", t.Label, maxTextInputLabelSize)
+		v.maxLen("label", t.Label, maxTextInputLabelSize)
 	}
 }
 
-func (v *validator) section(path string, s *Section) {
-	cp := path + ".components"
+func (v *validator) section(s *Section) {
+	const cp = ".components"
 	if n := len(s.Components); n < 1 || n > MaxSectionChildren {
 		v.add(cp, wire.CodeLength, "a section holds 1-%d components, got %d", MaxSectionChildren, n)
 	}
 	for i, c := range s.Components {
-		v.component(cp+"["+strconv.Itoa(i)+"]", c, placeSectionChild)
+		n := v.enter(cp, i)
+		v.component(c, placeSectionChild)
+		v.leave(n)
 	}
 	if isNil(s.Accessory) {
-		v.add(path+".accessory", wire.CodeRequired, "a section needs an accessory (a Button or a Thumbnail)")
+		v.add(".accessory", wire.CodeRequired, "a section needs an accessory (a Button or a Thumbnail)")
 		return
 	}
-	v.component(path+".accessory", s.Accessory, placeAccessory)
+	n := v.enter(".accessory", -1)
+	v.component(s.Accessory, placeAccessory)
+	v.leave(n)
 }
 
-// media checks the unfurled media item at path.media.
-func (v *validator) media(path string, m UnfurledMediaItem) {
+// media checks the unfurled media item in the current object's media.
+func (v *validator) media(m UnfurledMediaItem) {
 	if m.URL == "" {
-		v.add(path+".media.url", wire.CodeRequired, "url is required")
+		v.add(".media.url", wire.CodeRequired, "url is required")
 	}
 }
 
-// mediaDescription checks path.description (nullable, at most 1024).
-func (v *validator) mediaDescription(path string, d Opt[string]) {
+// mediaDescription checks the current object's description (nullable, at
+// most 1024).
+func (v *validator) mediaDescription(d Opt[string]) {
 	if s, ok := d.Get(); ok {
-		v.maxLen(path, "description", s, MaxMediaDescription)
+		v.maxLen("description", s, MaxMediaDescription)
 	}
 }
 
-func (v *validator) gallery(path string, g *MediaGallery) {
-	p := path + ".items"
+func (v *validator) gallery(g *MediaGallery) {
+	const p = ".items"
 	if n := len(g.Items); n < 1 || n > MaxGalleryItems {
 		v.add(p, wire.CodeLength, "a media gallery holds 1-%d items, got %d", MaxGalleryItems, n)
 	}
 	for i, it := range g.Items {
-		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.media(ip, it.Media)
-		v.mediaDescription(ip, it.Description)
+		n := v.enter(p, i)
+		v.media(it.Media)
+		v.mediaDescription(it.Description)
+		v.leave(n)
 	}
 }
 
-func (v *validator) file(path string, f *File) {
-	p := path + ".file.url"
+func (v *validator) file(f *File) {
+	const p = ".file.url"
 	switch u := f.File.URL; {
 	case u == "":
 		v.add(p, wire.CodeRequired, "url is required (attachment://<filename>)")
@@ -770,91 +838,94 @@ func (v *validator) file(path string, f *File) {
 	}
 }
 
-func (v *validator) container(path string, c *Container) {
+func (v *validator) container(c *Container) {
 	if col, ok := c.AccentColor.Get(); ok && (col < 0 || col > MaxAccentColor) {
-		v.add(path+".accent_color", wire.CodeRange, "accent_color must be an RGB colour 0x000000-0xFFFFFF, got %#x", col)
+		v.add(".accent_color", wire.CodeRange, "accent_color must be an RGB colour 0x000000-0xFFFFFF, got %#x", col)
 	}
-	cp := path + ".components"
+	const cp = ".components"
 	if len(c.Components) == 0 {
 		v.add(cp, wire.CodeRequired, "a container needs at least one component")
 	}
 	for i, ch := range c.Components {
-		v.component(cp+"["+strconv.Itoa(i)+"]", ch, placeContainer)
+		n := v.enter(cp, i)
+		v.component(ch, placeContainer)
+		v.leave(n)
 	}
 }
 
-func (v *validator) label(path string, l *Label) {
-	v.reqLen(path, "label", l.Label, MaxLabelLength)
-	v.maxLen(path, "description", l.Description, MaxLabelDescription)
+func (v *validator) label(l *Label) {
+	v.reqLen("label", l.Label, MaxLabelLength)
+	v.maxLen("description", l.Description, MaxLabelDescription)
 	if isNil(l.Component) {
-		v.add(path+".component", wire.CodeRequired, "a label needs one component")
+		v.add(".component", wire.CodeRequired, "a label needs one component")
 		return
 	}
-	v.component(path+".component", l.Component, placeLabel)
+	n := v.enter(".component", -1)
+	v.component(l.Component, placeLabel)
+	v.leave(n)
 }
 
 // groupOptions checks radio or checkbox options and returns how many are
 // default.
-func (v *validator) groupOptions(p string, opts []RadioOption, radio bool) int {
-	seen := make(map[string]bool, len(opts))
+func (v *validator) groupOptions(opts []RadioOption, radio bool) int {
 	defaults := 0
 	for i, o := range opts {
-		ip := p + "[" + strconv.Itoa(i) + "]"
-		v.reqLen(ip, "value", o.Value, MaxOptionLength)
-		v.reqLen(ip, "label", o.Label, MaxOptionLength)
-		v.maxLen(ip, "description", o.Description, MaxOptionLength)
-		if o.Value != "" && seen[o.Value] {
-			v.add(ip+".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
+		n := v.enter(".options", i)
+		v.reqLen("value", o.Value, MaxOptionLength)
+		v.reqLen("label", o.Label, MaxOptionLength)
+		v.maxLen("description", o.Description, MaxOptionLength)
+		if o.Value != "" && slices.ContainsFunc(opts[:i], func(e RadioOption) bool { return e.Value == o.Value }) {
+			v.add(".value", wire.CodeDuplicate, "option value %q is repeated", o.Value)
 		}
-		seen[o.Value] = true
 		if o.Default {
 			defaults++
 			if radio && defaults > 1 {
-				v.add(ip+".default", wire.CodeConflict, "a radio group has at most one default option")
+				v.add(".default", wire.CodeConflict, "a radio group has at most one default option")
 			}
 		}
+		v.leave(n)
 	}
 	return defaults
 }
 
-func (v *validator) radioGroup(path string, r *RadioGroup) {
-	v.customID(path, r.CustomID)
-	p := path + ".options"
+func (v *validator) radioGroup(r *RadioGroup) {
+	v.customID(r.CustomID)
+	const p = ".options"
 	if n := len(r.Options); n < MinRadioOptions || n > MaxRadioOptions {
 		v.add(p, wire.CodeLength, "a radio group holds %d-%d options, got %d", MinRadioOptions, MaxRadioOptions, n)
 	}
-	v.groupOptions(p, r.Options, true)
-	v.notNull(path, "required", r.Required.IsNull())
+	v.groupOptions(r.Options, true)
+	v.notNull("required", r.Required.IsNull())
 }
 
-func (v *validator) checkboxGroup(path string, g *CheckboxGroup) {
-	v.customID(path, g.CustomID)
-	p := path + ".options"
+func (v *validator) checkboxGroup(g *CheckboxGroup) {
+	v.customID(g.CustomID)
+	const p = ".options"
 	n := len(g.Options)
 	if n < 1 || n > MaxCheckboxOptions {
 		v.add(p, wire.CodeLength, "a checkbox group holds 1-%d options, got %d", MaxCheckboxOptions, n)
 	}
-	defaults := v.groupOptions(p, g.Options, false)
-	minV, maxV := v.minMax(path, g.MinValues, g.MaxValues, 0, MaxCheckboxOptions, n)
+	defaults := v.groupOptions(g.Options, false)
+	minV, maxV := v.minMax(g.MinValues, g.MaxValues, 0, MaxCheckboxOptions, n)
 	if m, ok := g.MinValues.Get(); ok && m == 0 {
 		if req, set := g.Required.Get(); !set || req {
-			v.add(path+".min_values", wire.CodeConflict, "min_values 0 requires required set to false")
+			v.add(".min_values", wire.CodeConflict, "min_values 0 requires required set to false")
 		}
 	}
 	if m, ok := g.MaxValues.Get(); ok && maxV >= 0 && n > 0 && m > n {
-		v.add(path+".max_values", wire.CodeRange, "max_values (%d) is greater than the number of options (%d)", m, n)
+		v.add(".max_values", wire.CodeRange, "max_values (%d) is greater than the number of options (%d)", m, n)
 		maxV = -1
 	}
 	switch {
 	case n == 0:
 		// The options problem is already reported.
 	case minV >= 0 && maxV >= 0 && minV > maxV:
-		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
+		v.add(".min_values", wire.CodeRange, "min_values (%d) is greater than max_values (%d)", minV, maxV)
 	case minV > n:
-		v.add(path+".min_values", wire.CodeRange, "min_values (%d) is greater than the number of options (%d)", minV, n)
+		v.add(".min_values", wire.CodeRange, "min_values (%d) is greater than the number of options (%d)", minV, n)
 	}
 	if maxV >= 0 && defaults > maxV {
 		v.add(p, wire.CodeLength, "%d options are default, more than max_values (%d)", defaults, maxV)
 	}
-	v.notNull(path, "required", g.Required.IsNull())
+	v.notNull("required", g.Required.IsNull())
 }
