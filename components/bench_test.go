@@ -109,3 +109,22 @@ func TestValidateAllocationBound(t *testing.T) {
 		t.Errorf("Validate of 40 components: %.0f allocations, want at most 2", allocs)
 	}
 }
+
+// TestDecodeAllocationBound does the same for decoding the message: one
+// allocation for each component, list and sub-object slice, and one copy of
+// the input.
+func TestDecodeAllocationBound(t *testing.T) {
+	raw, err := json.Marshal(components.List(fortyComponents()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		var l components.List
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 80 {
+		t.Errorf("decoding 40 components: %.0f allocations, want at most 80", allocs)
+	}
+}

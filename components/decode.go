@@ -1,14 +1,10 @@
 package components
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
-
-	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
 // List is a list of components, such as the "components" field of a
@@ -62,27 +58,10 @@ func (l List) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON array of components. null decodes as nil.
+// The decoded strings share one copy of b (see decoder.go), so the tree
+// keeps that copy alive while any of its strings is in use.
 func (l *List) UnmarshalJSON(b []byte) error {
-	// encoding/json has checked b before calling UnmarshalJSON, so the
-	// elements can be split and decoded without checking again.
-	raws, isNull, err := jsonscan.SplitArray(b)
-	if err != nil {
-		return err
-	}
-	if isNull {
-		*l = nil
-		return nil
-	}
-	out := make(List, len(raws))
-	for i, r := range raws {
-		c, err := unmarshalChecked(r)
-		if err != nil {
-			return fmt.Errorf("[%d]: %w", i, err)
-		}
-		out[i] = c
-	}
-	*l = out
-	return nil
+	return newDecoder(b).list(b, l)
 }
 
 // ErrNoType is returned by [Unmarshal] for an object without a "type".
@@ -103,38 +82,7 @@ func Unmarshal(data []byte) (Component, error) {
 		}
 		return nil, fmt.Errorf("components: %w", err)
 	}
-	return unmarshalChecked(data)
-}
-
-// unmarshalChecked is Unmarshal for data already known to be valid JSON.
-func unmarshalChecked(data []byte) (Component, error) {
-	data = bytes.TrimSpace(data)
-	if string(data) == "null" {
-		return nil, ErrNoType
-	}
-	t, found, err := peekType(data)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, ErrNoType
-	}
-	c := newOfType(t)
-	if c == nil {
-		if !json.Valid(data) {
-			return nil, errScan
-		}
-		return &Unknown{Raw: append(json.RawMessage(nil), data...)}, nil
-	}
-	if u, ok := c.(json.Unmarshaler); ok {
-		err = u.UnmarshalJSON(data) // layout components: no second check of the children
-	} else {
-		err = json.Unmarshal(data, c)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("components: %s: %w", t, err)
-	}
-	return c, nil
+	return newDecoder(data).component(data)
 }
 
 func newOfType(t Type) Component {
@@ -183,110 +131,17 @@ func newOfType(t Type) Component {
 	return nil
 }
 
-// unmarshalOne decodes an optional single component field (a section's
-// accessory, a label's component); absent or null gives nil.
-func unmarshalOne(raw json.RawMessage) (Component, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	return unmarshalChecked(raw)
-}
-
-// The four components that hold others decode their own fields with
-// encoding/json and their children with this package, so that each child is
-// checked and decoded once rather than once per level of nesting. Like every
-// UnmarshalJSON, they expect valid JSON (encoding/json checks it first).
-
 // UnmarshalJSON decodes an action row and its components.
-func (c *ActionRow) UnmarshalJSON(b []byte) error {
-	type plain ActionRow
-	*c = ActionRow{}
-	p := (*plain)(c)
-	if err := decodeWithComponents(b, p, &p.Components); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, actionRowFields)
-}
+func (c *ActionRow) UnmarshalJSON(b []byte) error { return decodeInto(b, c, &c.kept) }
 
 // UnmarshalJSON decodes a container and its components.
-func (c *Container) UnmarshalJSON(b []byte) error {
-	type plain Container
-	*c = Container{}
-	p := (*plain)(c)
-	if err := decodeWithComponents(b, p, &p.Components); err != nil {
-		return err
-	}
-	return c.kept.Collect(b, containerFields)
-}
+func (c *Container) UnmarshalJSON(b []byte) error { return decodeInto(b, c, &c.kept) }
 
 // UnmarshalJSON decodes a section, its components and its accessory.
-func (c *Section) UnmarshalJSON(b []byte) error {
-	type plain Section
-	*c = Section{}
-	p := (*plain)(c)
-	children, err := decodeOwn(b, p, "components", "accessory")
-	if err != nil {
-		return err
-	}
-	if err := decodeList(&p.Components, "components", children[0]); err != nil {
-		return err
-	}
-	if p.Accessory, err = unmarshalOne(children[1]); err != nil {
-		return fmt.Errorf("accessory: %w", err)
-	}
-	return c.kept.Collect(b, sectionFields)
-}
+func (c *Section) UnmarshalJSON(b []byte) error { return decodeInto(b, c, &c.kept) }
 
 // UnmarshalJSON decodes a label and its component.
-func (c *Label) UnmarshalJSON(b []byte) error {
-	type plain Label
-	*c = Label{}
-	p := (*plain)(c)
-	children, err := decodeOwn(b, p, "component")
-	if err != nil {
-		return err
-	}
-	if p.Component, err = unmarshalOne(children[0]); err != nil {
-		return fmt.Errorf("component: %w", err)
-	}
-	return c.kept.Collect(b, labelFields)
-}
-
-// decodeWithComponents decodes the object b into v, and its "components"
-// member into list.
-func decodeWithComponents(b []byte, v any, list *List) error {
-	children, err := decodeOwn(b, v, "components")
-	if err != nil {
-		return err
-	}
-	return decodeList(list, "components", children[0])
-}
-
-// decodeOwn decodes the object b into v without the members named by
-// children, whose raw values it returns.
-func decodeOwn(b []byte, v any, children ...string) ([]json.RawMessage, error) {
-	rest, vals, err := jsonscan.CutMembers(b, children...)
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(rest, v); err != nil {
-		return nil, err
-	}
-	return vals, nil
-}
-
-func decodeList(l *List, field string, raw json.RawMessage) error {
-	if raw == nil {
-		return nil
-	}
-	if err := l.UnmarshalJSON(raw); err != nil {
-		if strings.HasPrefix(err.Error(), "[") {
-			return fmt.Errorf("%s%w", field, err)
-		}
-		return fmt.Errorf("%s: %w", field, err)
-	}
-	return nil
-}
+func (c *Label) UnmarshalJSON(b []byte) error { return decodeInto(b, c, &c.kept) }
 
 // Unknown is a component of a type this package does not know, such as one
 // added to the interface later. It keeps the component's JSON as received

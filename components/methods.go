@@ -49,8 +49,7 @@ func (c *Button) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Button) UnmarshalJSON(b []byte) error {
-	type plain Button
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, buttonFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeStringSelect].
@@ -75,8 +74,7 @@ func (c *StringSelect) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *StringSelect) UnmarshalJSON(b []byte) error {
-	type plain StringSelect
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, stringSelectFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeTextInput].
@@ -101,8 +99,7 @@ func (c *TextInput) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *TextInput) UnmarshalJSON(b []byte) error {
-	type plain TextInput
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, textInputFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeUserSelect].
@@ -127,8 +124,7 @@ func (c *UserSelect) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *UserSelect) UnmarshalJSON(b []byte) error {
-	type plain UserSelect
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, userSelectFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeRoleSelect].
@@ -153,8 +149,7 @@ func (c *RoleSelect) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *RoleSelect) UnmarshalJSON(b []byte) error {
-	type plain RoleSelect
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, roleSelectFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeMentionableSelect].
@@ -179,8 +174,7 @@ func (c *MentionableSelect) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *MentionableSelect) UnmarshalJSON(b []byte) error {
-	type plain MentionableSelect
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, mentionableSelectFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeChannelSelect].
@@ -205,8 +199,7 @@ func (c *ChannelSelect) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *ChannelSelect) UnmarshalJSON(b []byte) error {
-	type plain ChannelSelect
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, channelSelectFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeSection].
@@ -251,8 +244,7 @@ func (c *TextDisplay) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *TextDisplay) UnmarshalJSON(b []byte) error {
-	type plain TextDisplay
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, textDisplayFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeThumbnail].
@@ -277,8 +269,7 @@ func (c *Thumbnail) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Thumbnail) UnmarshalJSON(b []byte) error {
-	type plain Thumbnail
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, thumbnailFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeMediaGallery].
@@ -303,8 +294,7 @@ func (c *MediaGallery) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *MediaGallery) UnmarshalJSON(b []byte) error {
-	type plain MediaGallery
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, mediaGalleryFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeFile].
@@ -329,8 +319,7 @@ func (c *File) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *File) UnmarshalJSON(b []byte) error {
-	type plain File
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, fileFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeSeparator].
@@ -355,8 +344,7 @@ func (c *Separator) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Separator) UnmarshalJSON(b []byte) error {
-	type plain Separator
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, separatorFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeContainer].
@@ -421,8 +409,7 @@ func (c *FileUpload) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *FileUpload) UnmarshalJSON(b []byte) error {
-	type plain FileUpload
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, fileUploadFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeRadioGroup].
@@ -447,8 +434,7 @@ func (c *RadioGroup) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *RadioGroup) UnmarshalJSON(b []byte) error {
-	type plain RadioGroup
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, radioGroupFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeCheckboxGroup].
@@ -473,8 +459,7 @@ func (c *CheckboxGroup) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *CheckboxGroup) UnmarshalJSON(b []byte) error {
-	type plain CheckboxGroup
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, checkboxGroupFields)
+	return decodeInto(b, c, &c.kept)
 }
 
 // Type returns [TypeCheckbox].
@@ -499,39 +484,10 @@ func (c *Checkbox) keptRef() *kept { return &c.kept }
 
 // UnmarshalJSON decodes c, keeping what its fields would drop (see [List]).
 func (c *Checkbox) UnmarshalJSON(b []byte) error {
-	type plain Checkbox
-	return jsonscan.Decode(b, (*plain)(c), &c.kept, checkboxFields)
+	return decodeInto(b, c, &c.kept)
 }
 
-// The members each type models, for [kept.collect].
-var (
-	actionRowFields         = jsonscan.FieldsOf[ActionRow]("type")
-	buttonFields            = jsonscan.FieldsOf[Button]("type")
-	stringSelectFields      = jsonscan.FieldsOf[StringSelect]("type")
-	userSelectFields        = jsonscan.FieldsOf[UserSelect]("type")
-	roleSelectFields        = jsonscan.FieldsOf[RoleSelect]("type")
-	mentionableSelectFields = jsonscan.FieldsOf[MentionableSelect]("type")
-	channelSelectFields     = jsonscan.FieldsOf[ChannelSelect]("type")
-	textInputFields         = jsonscan.FieldsOf[TextInput]("type")
-	sectionFields           = jsonscan.FieldsOf[Section]("type")
-	textDisplayFields       = jsonscan.FieldsOf[TextDisplay]("type")
-	thumbnailFields         = jsonscan.FieldsOf[Thumbnail]("type")
-	mediaGalleryFields      = jsonscan.FieldsOf[MediaGallery]("type")
-	fileFields              = jsonscan.FieldsOf[File]("type")
-	separatorFields         = jsonscan.FieldsOf[Separator]("type")
-	containerFields         = jsonscan.FieldsOf[Container]("type")
-	labelFields             = jsonscan.FieldsOf[Label]("type")
-	fileUploadFields        = jsonscan.FieldsOf[FileUpload]("type")
-	radioGroupFields        = jsonscan.FieldsOf[RadioGroup]("type")
-	checkboxGroupFields     = jsonscan.FieldsOf[CheckboxGroup]("type")
-	checkboxFields          = jsonscan.FieldsOf[Checkbox]("type")
-	partialEmojiFields      = jsonscan.FieldsOf[PartialEmoji]()
-	unfurledMediaItemFields = jsonscan.FieldsOf[UnfurledMediaItem]()
-	selectOptionFields      = jsonscan.FieldsOf[SelectOption]()
-	defaultValueFields      = jsonscan.FieldsOf[DefaultValue]()
-	mediaGalleryItemFields  = jsonscan.FieldsOf[MediaGalleryItem]()
-	radioOptionFields       = jsonscan.FieldsOf[RadioOption]()
-)
+func (v *PartialEmoji) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v PartialEmoji) MarshalJSON() ([]byte, error) {
@@ -541,9 +497,10 @@ func (v PartialEmoji) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *PartialEmoji) UnmarshalJSON(b []byte) error {
-	type plain PartialEmoji
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, partialEmojiFields)
+	return decodeInto(b, v, &v.kept)
 }
+
+func (v *UnfurledMediaItem) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
@@ -553,9 +510,10 @@ func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *UnfurledMediaItem) UnmarshalJSON(b []byte) error {
-	type plain UnfurledMediaItem
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, unfurledMediaItemFields)
+	return decodeInto(b, v, &v.kept)
 }
+
+func (v *SelectOption) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v SelectOption) MarshalJSON() ([]byte, error) {
@@ -565,9 +523,10 @@ func (v SelectOption) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *SelectOption) UnmarshalJSON(b []byte) error {
-	type plain SelectOption
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, selectOptionFields)
+	return decodeInto(b, v, &v.kept)
 }
+
+func (v *DefaultValue) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v DefaultValue) MarshalJSON() ([]byte, error) {
@@ -577,9 +536,10 @@ func (v DefaultValue) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *DefaultValue) UnmarshalJSON(b []byte) error {
-	type plain DefaultValue
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, defaultValueFields)
+	return decodeInto(b, v, &v.kept)
 }
+
+func (v *MediaGalleryItem) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
@@ -589,9 +549,10 @@ func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *MediaGalleryItem) UnmarshalJSON(b []byte) error {
-	type plain MediaGalleryItem
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, mediaGalleryItemFields)
+	return decodeInto(b, v, &v.kept)
 }
+
+func (v *RadioOption) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v RadioOption) MarshalJSON() ([]byte, error) {
@@ -601,6 +562,5 @@ func (v RadioOption) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
 func (v *RadioOption) UnmarshalJSON(b []byte) error {
-	type plain RadioOption
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, radioOptionFields)
+	return decodeInto(b, v, &v.kept)
 }

@@ -36,11 +36,15 @@ type FieldSet struct {
 // (members its encoding writes by other means, such as a component's
 // "type").
 func FieldsOf[T any](also ...string) *FieldSet {
+	return FieldsOfType(reflect.TypeFor[T](), also...)
+}
+
+// FieldsOfType is [FieldsOf] for the struct type t.
+func FieldsOfType(t reflect.Type, also ...string) *FieldSet {
 	fs := new(FieldSet)
 	for _, name := range also {
 		fs.names, fs.drops = append(fs.names, []byte(name)), append(fs.drops, false)
 	}
-	t := reflect.TypeFor[T]()
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, ok := f.Tag.Lookup("json")
@@ -68,31 +72,50 @@ func (fs *FieldSet) lookup(key []byte) (known, drops bool) {
 	return false, false
 }
 
-// collect sets k to the members of the object b that decoding into a type
-// described by fs drops: members fs does not know, and members of a field
-// that leaves its zero value out whose value may decode to that zero.
+// Collect sets k to the members of the object b that decoding into a type
+// described by fs drops (see [FieldSet.Keeps]).
 func (k *Kept) Collect(b []byte, fs *FieldSet) error {
-	var out []byte
+	var kb KeptBuilder
 	err := EachMember(b, func(key, member, value []byte) error {
-		if known, drops := fs.lookup(key); known && (!drops || !mayBeZero(value)) {
-			return nil
+		if fs.Keeps(key, value) {
+			kb.Add(member)
 		}
-		if out == nil {
-			out = append(make([]byte, 0, len(member)+2), '{')
-		} else {
-			out = append(out, ',')
-		}
-		out = append(out, member...)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	*k = ""
-	if out != nil {
-		*k = Kept(append(out, '}'))
-	}
+	*k = kb.Kept()
 	return nil
+}
+
+// Keeps reports whether the member key: value is one a type described by fs
+// drops when decoding: a member fs does not know, or one of a field that
+// leaves its zero value out whose value may decode to that zero.
+func (fs *FieldSet) Keeps(key, value []byte) bool {
+	known, drops := fs.lookup(key)
+	return !known || drops && mayBeZero(value)
+}
+
+// KeptBuilder gathers kept members one at a time; its zero value is ready.
+type KeptBuilder struct{ buf []byte }
+
+// Add adds member, the text of one object member ("key": value).
+func (kb *KeptBuilder) Add(member []byte) {
+	if kb.buf == nil {
+		kb.buf = append(make([]byte, 0, len(member)+2), '{')
+	} else {
+		kb.buf = append(kb.buf, ',')
+	}
+	kb.buf = append(kb.buf, member...)
+}
+
+// Kept returns the members added, or "" when there are none.
+func (kb *KeptBuilder) Kept() Kept {
+	if kb.buf == nil {
+		return ""
+	}
+	return Kept(append(kb.buf, '}'))
 }
 
 // mayBeZero reports whether a JSON value may decode to a Go zero value:

@@ -89,44 +89,47 @@ func skipValue(b []byte, i int) (int, error) {
 	return i, nil
 }
 
-// SplitArray returns the elements of the JSON array b, or nil for null.
-func SplitArray(b []byte) ([]json.RawMessage, bool, error) {
+// ErrStop ends EachMember or EachElement early without an error.
+var ErrStop = errors.New("stop")
+
+// EachElement calls fn for every element of the JSON array b, in order,
+// with the element's bytes. It stops at the first error of fn; ErrStop
+// stops without an error.
+func EachElement(b []byte, fn func(value []byte) error) error {
 	i := skipWS(b, 0)
-	if bytes.HasPrefix(b[i:], []byte("null")) {
-		return nil, true, nil
-	}
 	if i >= len(b) || b[i] != '[' {
-		return nil, false, ErrMalformed
+		return ErrMalformed
 	}
-	var out []json.RawMessage
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		return []json.RawMessage{}, false, nil
+		return nil
 	}
 	for {
 		i = skipWS(b, i)
 		j, err := skipValue(b, i)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
-		out = append(out, b[i:j])
+		if err := fn(b[i:j]); err != nil {
+			if err == ErrStop {
+				return nil
+			}
+			return err
+		}
 		i = skipWS(b, j)
 		if i >= len(b) {
-			return nil, false, ErrMalformed
+			return ErrMalformed
 		}
 		switch b[i] {
 		case ',':
 			i++
 		case ']':
-			return out, false, nil
+			return nil
 		default:
-			return nil, false, ErrMalformed
+			return ErrMalformed
 		}
 	}
 }
-
-// ErrStop ends EachMember early without an error.
-var ErrStop = errors.New("stop")
 
 // EachMember calls fn for every member of the JSON object b, in order, with
 // its key (unescaped when it holds an escape), the member's bytes from the
@@ -189,32 +192,4 @@ func EachMember(b []byte, fn func(key, member, value []byte) error) error {
 			return ErrMalformed
 		}
 	}
-}
-
-// CutMembers returns the object b without the members whose key matches
-// one of keys (case-insensitively, as encoding/json matches fields), and for
-// each key the value of its last such member (nil when absent). Decoding the
-// rest with encoding/json then checks only the component's own fields, and
-// the children are decoded once, by the caller.
-func CutMembers(b []byte, keys ...string) ([]byte, []json.RawMessage, error) {
-	vals := make([]json.RawMessage, len(keys))
-	rest := make([]byte, 1, 64)
-	rest[0] = '{'
-	err := EachMember(b, func(key, member, value []byte) error {
-		for k, name := range keys {
-			if bytes.EqualFold(key, []byte(name)) {
-				vals[k] = value
-				return nil
-			}
-		}
-		if len(rest) > 1 {
-			rest = append(rest, ',')
-		}
-		rest = append(rest, member...)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return append(rest, '}'), vals, nil
 }
