@@ -61,7 +61,7 @@ func (l List) MarshalJSON() ([]byte, error) {
 // The decoded strings share one copy of b (see decoder.go), so the tree
 // keeps that copy alive while any of its strings is in use.
 func (l *List) UnmarshalJSON(b []byte) error {
-	return newDecoder(b).list(b, l)
+	return prefixed(newDecoder(b).list(b, l))
 }
 
 // ErrNoType is returned by [Unmarshal] for an object without a "type".
@@ -82,7 +82,8 @@ func Unmarshal(data []byte) (Component, error) {
 		}
 		return nil, fmt.Errorf("components: %w", err)
 	}
-	return newDecoder(data).component(data)
+	c, err := newDecoder(data).component(data)
+	return c, prefixed(err)
 }
 
 func newOfType(t Type) Component {

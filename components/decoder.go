@@ -480,5 +480,13 @@ func decodeInto[T any](b []byte, p *T, k *kept) error {
 	if string(bytes.TrimSpace(b)) == "null" {
 		return nil
 	}
-	return newDecoder(b).object(b, reflect.ValueOf(p).Elem(), k)
+	return prefixed(newDecoder(b).object(b, reflect.ValueOf(p).Elem(), k))
+}
+
+// prefixed gives err the package's prefix when it has none anywhere yet.
+func prefixed(err error) error {
+	if err == nil || strings.Contains(err.Error(), "components: ") {
+		return err
+	}
+	return fmt.Errorf("components: %w", err)
 }
