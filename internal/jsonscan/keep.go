@@ -146,7 +146,7 @@ func mayBeZero(v []byte) bool {
 	return false
 }
 
-// merge returns the encoding b of an object with the Kept members whose key
+// Merge returns the encoding b of an object with the Kept members whose key
 // b does not already hold added at its end.
 func (k Kept) Merge(b []byte) ([]byte, error) {
 	if k == "" {
@@ -177,7 +177,7 @@ func (k Kept) Merge(b []byte) ([]byte, error) {
 	return append(out, b[end:]...), nil
 }
 
-// has reports whether a member named name (case-insensitively) was Kept.
+// Has reports whether a member named name (case-insensitively) was kept.
 func (k Kept) Has(name string) bool {
 	return k != "" && hasKey([]byte(k), []byte(name))
 }
@@ -198,10 +198,14 @@ func hasKey(b, key []byte) bool {
 
 // Decode decodes the JSON object b into *p, a type without an UnmarshalJSON
 // of its own (the plain form of the caller's type), from its zero value, and
-// keeps in k what fs says the type drops.
+// keeps in k what fs says the type drops. null leaves *p zero, as
+// encoding/json does.
 func Decode[P any](b []byte, p *P, k *Kept, fs *FieldSet) error {
 	var zero P
-	*p = zero
+	*p, *k = zero, ""
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
 	if err := json.Unmarshal(b, p); err != nil {
 		return err
 	}

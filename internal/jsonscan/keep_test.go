@@ -69,4 +69,13 @@ func TestCollectAndMerge(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"name":"n"}`, string(out))
 	assert.Error(t, k.Collect([]byte(`[1]`), fs))
+
+	var p sample
+	k = "old"
+	require.NoError(t, Decode([]byte(`null`), &p, &k, fs))
+	assert.Equal(t, sample{}, p)
+	assert.Equal(t, Kept(""), k, "null keeps nothing")
+	require.NoError(t, Decode([]byte(`{"name":"n","x":1}`), &p, &k, fs))
+	assert.Equal(t, "n", p.Name)
+	assert.Equal(t, Kept(`{"x":1}`), k)
 }
