@@ -26,35 +26,9 @@ import (
 type List []Component
 
 // MarshalJSON encodes the list; a nil list encodes as [] and a nil element
-// as null. The elements' own encodings are joined as they are (encoding/json
-// checks and compacts the result once).
+// as null. The whole tree is written into one buffer (see encoder.go).
 func (l List) MarshalJSON() ([]byte, error) {
-	if len(l) == 0 {
-		return []byte("[]"), nil
-	}
-	buf := make([]byte, 0, 64*len(l))
-	buf = append(buf, '[')
-	for i, c := range l {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		if isNil(c) {
-			buf = append(buf, "null"...)
-			continue
-		}
-		var b []byte
-		var err error
-		if m, ok := c.(json.Marshaler); ok {
-			b, err = m.MarshalJSON()
-		} else {
-			b, err = json.Marshal(c)
-		}
-		if err != nil {
-			return nil, err
-		}
-		buf = append(buf, b...)
-	}
-	return append(buf, ']'), nil
+	return appendList(make([]byte, 0, 128*len(l)+2), l), nil
 }
 
 // UnmarshalJSON decodes a JSON array of components. null decodes as nil.
@@ -192,23 +166,4 @@ func (u Unknown) MarshalJSON() ([]byte, error) {
 func (u *Unknown) UnmarshalJSON(b []byte) error {
 	u.Raw = append(u.Raw[:0:0], b...)
 	return nil
-}
-
-// marshalWithType encodes v (a struct) with "type":t first and the members
-// its decoding kept (see keep.go) last.
-func marshalWithType(t Type, v any, k kept) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(b)+12)
-	out = append(out, `{"type":`...)
-	out = strconv.AppendInt(out, int64(t), 10)
-	if len(b) > 2 {
-		out = append(out, ',')
-		out = append(out, b[1:]...)
-	} else {
-		out = append(out, '}')
-	}
-	return k.Merge(out)
 }

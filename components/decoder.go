@@ -32,25 +32,27 @@ import (
 type kind uint8
 
 const (
-	kindString      kind = iota + 1 // string types
-	kindBool                        // bool
-	kindInt                         // int types (int, ButtonStyle, ...)
-	kindSnowflake                   // Snowflake: a decimal string or number
-	kindOptInt                      // Opt[int]
-	kindOptBool                     // Opt[bool]
-	kindOptString                   // Opt[string]
-	kindUnmarshaler                 // a type with its own UnmarshalJSON (SeparatorSpacing)
-	kindList                        // List
-	kindComponent                   // Component
-	kindObject                      // a sub-object held by value (UnfurledMediaItem)
-	kindPointer                     // a pointer to a sub-object (*PartialEmoji)
-	kindObjects                     // a slice of sub-objects ([]SelectOption, ...)
-	kindInts                        // a slice of int types ([]ChannelType)
+	kindString    kind = iota + 1 // string types
+	kindBool                      // bool
+	kindInt                       // int types (int, ButtonStyle, ...)
+	kindSnowflake                 // Snowflake: a decimal string or number
+	kindOptInt                    // Opt[int]
+	kindOptBool                   // Opt[bool]
+	kindOptString                 // Opt[string]
+	kindSpacing                   // SeparatorSpacing (an explicit 0 kept apart from unset)
+	kindList                      // List
+	kindComponent                 // Component
+	kindObject                    // a sub-object held by value (UnfurledMediaItem)
+	kindPointer                   // a pointer to a sub-object (*PartialEmoji)
+	kindObjects                   // a slice of sub-objects ([]SelectOption, ...)
+	kindInts                      // a slice of int types ([]ChannelType)
 )
 
 // field is one JSON member of a type.
 type field struct {
 	name  []byte
+	key   []byte // `"name":`, for encoding
+	omit  bool   // omitempty or omitzero: the zero value is left out
 	index int
 	kind  kind
 	elem  *shape // the sub-object's shape, for kindObject, kindPointer and kindObjects
@@ -84,14 +86,13 @@ func init() {
 }
 
 var (
-	typeSnowflake   = reflect.TypeFor[Snowflake]()
-	typeOptInt      = reflect.TypeFor[Opt[int]]()
-	typeOptBool     = reflect.TypeFor[Opt[bool]]()
-	typeOptString   = reflect.TypeFor[Opt[string]]()
-	typeList        = reflect.TypeFor[List]()
-	typeComponent   = reflect.TypeFor[Component]()
-	typeUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	typeKeptRef     = reflect.TypeFor[interface{ keptRef() *kept }]()
+	typeSnowflake = reflect.TypeFor[Snowflake]()
+	typeOptInt    = reflect.TypeFor[Opt[int]]()
+	typeOptBool   = reflect.TypeFor[Opt[bool]]()
+	typeOptString = reflect.TypeFor[Opt[string]]()
+	typeList      = reflect.TypeFor[List]()
+	typeComponent = reflect.TypeFor[Component]()
+	typeSpacing   = reflect.TypeFor[SeparatorSpacing]()
 )
 
 // shapeOf returns the shape of struct type t.
@@ -109,8 +110,11 @@ func buildShape(t reflect.Type) *shape {
 		if !f.IsExported() || !ok || tag == "-" {
 			continue
 		}
-		name, _, _ := bytes.Cut([]byte(tag), []byte(","))
-		fd := field{name: name, index: i, kind: kindOf(f.Type)}
+		name, opts, _ := strings.Cut(tag, ",")
+		fd := field{
+			name: []byte(name), key: []byte(strconv.Quote(name) + ":"), index: i, kind: kindOf(f.Type),
+			omit: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"),
+		}
 		switch fd.kind {
 		case kindObject:
 			fd.elem = buildShape(f.Type)
@@ -144,8 +148,8 @@ func kindOf(t reflect.Type) kind {
 	case typeComponent:
 		return kindComponent
 	}
-	if reflect.PointerTo(t).Implements(typeUnmarshaler) && !reflect.PointerTo(t).Implements(typeKeptRef) {
-		return kindUnmarshaler
+	if t == typeSpacing {
+		return kindSpacing
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -354,8 +358,8 @@ func (d *decoder) value(raw []byte, v reflect.Value, f *field) error {
 			return err
 		}
 		*o = Some(s)
-	case kindUnmarshaler:
-		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(raw)
+	case kindSpacing:
+		return v.Addr().Interface().(*SeparatorSpacing).UnmarshalJSON(raw)
 	case kindList:
 		if raw[0] != '[' && !null {
 			return typeError(raw, v.Type())

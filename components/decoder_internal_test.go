@@ -1,19 +1,22 @@
 package components
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
-// The decoder is checked against encoding/json: for any valid JSON object
-// and every component type and sub-object, it fails when encoding/json
-// fails, and otherwise gives the same value, kept members included.
+// The decoder and the encoder are checked against encoding/json: for any
+// valid JSON object and every component type and sub-object, the decoder
+// fails when encoding/json fails, and otherwise gives the same value, kept
+// members included; that value encodes to the same bytes both ways.
 
 // decodeTypes are the types the decoder fills.
 func decodeTypes() []reflect.Type {
@@ -108,6 +111,59 @@ func cutMembers(b []byte, keys []string) ([]byte, [][]byte, error) {
 	return append(rest, '}'), vals, err
 }
 
+// refEncode encodes the struct p points to with encoding/json, as the
+// package did before it had its own encoder: through a struct type with the
+// same exported fields, "type" first for a component, then the kept members
+// whose key is not written.
+func refEncode(p reflect.Value) ([]byte, error) {
+	v := p.Elem()
+	t := v.Type()
+	var fields []reflect.StructField
+	var index []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() {
+			fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag})
+			index = append(index, i)
+		}
+	}
+	mirror := reflect.New(reflect.StructOf(fields)).Elem()
+	for j, i := range index {
+		mirror.Field(j).Set(v.Field(i))
+	}
+	b, err := json.Marshal(mirror.Interface())
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := p.Interface().(Component); ok {
+		head := `{"type":` + strconv.Itoa(int(c.Type()))
+		if len(b) > 2 {
+			head += ","
+		}
+		b = append([]byte(head), b[1:]...)
+	}
+	out, err := p.Interface().(interface{ keptRef() *kept }).keptRef().Merge(b)
+	if err != nil {
+		return nil, err
+	}
+	// As encoding/json gives a MarshalJSON's output: compacted, HTML escaped.
+	return json.Marshal(json.RawMessage(out))
+}
+
+func checkEncoderMatches(t *testing.T, p reflect.Value, data []byte) {
+	t.Helper()
+	got, err := json.Marshal(p.Interface())
+	if err != nil {
+		t.Fatalf("%s: encoding: %v", p.Elem().Type().Name(), err)
+	}
+	want, err := refEncode(p)
+	if err != nil {
+		t.Fatalf("%s: encoding/json: %v", p.Elem().Type().Name(), err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s: encoder writes %s\nencoding/json writes %s\ninput: %s", p.Elem().Type().Name(), got, want, data)
+	}
+}
+
 func checkDecoderMatches(t *testing.T, data []byte) {
 	t.Helper()
 	for _, typ := range decodeTypes() {
@@ -119,6 +175,9 @@ func checkDecoderMatches(t *testing.T, data []byte) {
 		}
 		if errFast == nil && !reflect.DeepEqual(fast.Interface(), ref.Interface()) {
 			t.Fatalf("%s: decoder gives %#v\nencoding/json gives %#v\ninput: %s", typ.Name(), fast.Elem().Interface(), ref.Elem().Interface(), data)
+		}
+		if errFast == nil {
+			checkEncoderMatches(t, fast, data)
 		}
 	}
 }
@@ -146,6 +205,7 @@ var decoderCases = []string{
 	`{"url":"u","proxy_url":"p","content_type":"image/png","attachment_id":"9"}`,
 	`{"id":"1","type":"user"}`,
 	`{"value":"v","label":"l","description":null,"default":false}`,
+	`{"type":10,"content":"<a href=\"x\">&amp; \u2028 \u2029 \u0001 \b \f \t \u007f é 😀"}`,
 	`{}`,
 	`null`,
 	`[]`,
@@ -156,6 +216,25 @@ func TestDecoderMatchesEncodingJSON(t *testing.T) {
 	t.Parallel()
 	for _, c := range decoderCases {
 		checkDecoderMatches(t, []byte(c))
+	}
+	for _, s := range []string{"", "plain", "\xff\xfe bad", "a\x00b", "<&>", "\u2028\u2029", "\"\\/", "\x7f", "é\xc3"} {
+		checkStringMatches(t, s)
+	}
+	// A value built in Go, not decoded: invalid UTF-8 and HTML in fields.
+	b := &Button{Style: ButtonPrimary, CustomID: "a\xffb", Label: "<b>&", Emoji: &PartialEmoji{Name: "\u2028"}}
+	checkEncoderMatches(t, reflect.ValueOf(b), nil)
+}
+
+// checkStringMatches compares appendString with encoding/json's encoding
+// of s.
+func checkStringMatches(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := appendString(nil, s); !bytes.Equal(got, want) {
+		t.Fatalf("appendString(%q) = %s, encoding/json writes %s", s, got, want)
 	}
 }
 
@@ -170,6 +249,7 @@ func FuzzDecoderMatchesEncodingJSON(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkStringMatches(t, string(data))
 		if !json.Valid(data) {
 			return
 		}

@@ -1,11 +1,11 @@
 package components
 
-import (
-	"github.com/seed012df1e9/guildkit/internal/jsonscan"
-)
+import "reflect"
 
-// One block per component type: Type, ComponentID, idRef, WithID and MarshalJSON
-// (which writes the "type" field first).
+// One block per component type: Type, ComponentID, idRef, WithID, keptRef,
+// MarshalJSON and UnmarshalJSON (through the encoder and decoder of
+// encoder.go and decoder.go), then the sub-objects' keptRef, MarshalJSON and
+// UnmarshalJSON.
 
 // Type returns [TypeActionRow].
 func (*ActionRow) Type() Type { return TypeActionRow }
@@ -21,8 +21,7 @@ func (c *ActionRow) WithID(id int) *ActionRow { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c ActionRow) MarshalJSON() ([]byte, error) {
-	type plain ActionRow
-	return marshalWithType(TypeActionRow, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *ActionRow) keptRef() *kept { return &c.kept }
@@ -41,8 +40,7 @@ func (c *Button) WithID(id int) *Button { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Button) MarshalJSON() ([]byte, error) {
-	type plain Button
-	return marshalWithType(TypeButton, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Button) keptRef() *kept { return &c.kept }
@@ -66,8 +64,7 @@ func (c *StringSelect) WithID(id int) *StringSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c StringSelect) MarshalJSON() ([]byte, error) {
-	type plain StringSelect
-	return marshalWithType(TypeStringSelect, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *StringSelect) keptRef() *kept { return &c.kept }
@@ -91,8 +88,7 @@ func (c *TextInput) WithID(id int) *TextInput { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c TextInput) MarshalJSON() ([]byte, error) {
-	type plain TextInput
-	return marshalWithType(TypeTextInput, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *TextInput) keptRef() *kept { return &c.kept }
@@ -116,8 +112,7 @@ func (c *UserSelect) WithID(id int) *UserSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c UserSelect) MarshalJSON() ([]byte, error) {
-	type plain UserSelect
-	return marshalWithType(TypeUserSelect, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *UserSelect) keptRef() *kept { return &c.kept }
@@ -141,8 +136,7 @@ func (c *RoleSelect) WithID(id int) *RoleSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c RoleSelect) MarshalJSON() ([]byte, error) {
-	type plain RoleSelect
-	return marshalWithType(TypeRoleSelect, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *RoleSelect) keptRef() *kept { return &c.kept }
@@ -166,8 +160,7 @@ func (c *MentionableSelect) WithID(id int) *MentionableSelect { c.ID = id; retur
 
 // MarshalJSON encodes c with its "type" field.
 func (c MentionableSelect) MarshalJSON() ([]byte, error) {
-	type plain MentionableSelect
-	return marshalWithType(TypeMentionableSelect, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *MentionableSelect) keptRef() *kept { return &c.kept }
@@ -191,8 +184,7 @@ func (c *ChannelSelect) WithID(id int) *ChannelSelect { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c ChannelSelect) MarshalJSON() ([]byte, error) {
-	type plain ChannelSelect
-	return marshalWithType(TypeChannelSelect, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *ChannelSelect) keptRef() *kept { return &c.kept }
@@ -216,8 +208,7 @@ func (c *Section) WithID(id int) *Section { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Section) MarshalJSON() ([]byte, error) {
-	type plain Section
-	return marshalWithType(TypeSection, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Section) keptRef() *kept { return &c.kept }
@@ -236,8 +227,7 @@ func (c *TextDisplay) WithID(id int) *TextDisplay { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c TextDisplay) MarshalJSON() ([]byte, error) {
-	type plain TextDisplay
-	return marshalWithType(TypeTextDisplay, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *TextDisplay) keptRef() *kept { return &c.kept }
@@ -261,8 +251,7 @@ func (c *Thumbnail) WithID(id int) *Thumbnail { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Thumbnail) MarshalJSON() ([]byte, error) {
-	type plain Thumbnail
-	return marshalWithType(TypeThumbnail, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Thumbnail) keptRef() *kept { return &c.kept }
@@ -286,8 +275,7 @@ func (c *MediaGallery) WithID(id int) *MediaGallery { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c MediaGallery) MarshalJSON() ([]byte, error) {
-	type plain MediaGallery
-	return marshalWithType(TypeMediaGallery, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *MediaGallery) keptRef() *kept { return &c.kept }
@@ -311,8 +299,7 @@ func (c *File) WithID(id int) *File { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c File) MarshalJSON() ([]byte, error) {
-	type plain File
-	return marshalWithType(TypeFile, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *File) keptRef() *kept { return &c.kept }
@@ -336,8 +323,7 @@ func (c *Separator) WithID(id int) *Separator { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Separator) MarshalJSON() ([]byte, error) {
-	type plain Separator
-	return marshalWithType(TypeSeparator, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Separator) keptRef() *kept { return &c.kept }
@@ -361,8 +347,7 @@ func (c *Container) WithID(id int) *Container { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Container) MarshalJSON() ([]byte, error) {
-	type plain Container
-	return marshalWithType(TypeContainer, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Container) keptRef() *kept { return &c.kept }
@@ -381,8 +366,7 @@ func (c *Label) WithID(id int) *Label { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Label) MarshalJSON() ([]byte, error) {
-	type plain Label
-	return marshalWithType(TypeLabel, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Label) keptRef() *kept { return &c.kept }
@@ -401,8 +385,7 @@ func (c *FileUpload) WithID(id int) *FileUpload { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c FileUpload) MarshalJSON() ([]byte, error) {
-	type plain FileUpload
-	return marshalWithType(TypeFileUpload, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *FileUpload) keptRef() *kept { return &c.kept }
@@ -426,8 +409,7 @@ func (c *RadioGroup) WithID(id int) *RadioGroup { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c RadioGroup) MarshalJSON() ([]byte, error) {
-	type plain RadioGroup
-	return marshalWithType(TypeRadioGroup, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *RadioGroup) keptRef() *kept { return &c.kept }
@@ -451,8 +433,7 @@ func (c *CheckboxGroup) WithID(id int) *CheckboxGroup { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c CheckboxGroup) MarshalJSON() ([]byte, error) {
-	type plain CheckboxGroup
-	return marshalWithType(TypeCheckboxGroup, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *CheckboxGroup) keptRef() *kept { return &c.kept }
@@ -476,8 +457,7 @@ func (c *Checkbox) WithID(id int) *Checkbox { c.ID = id; return c }
 
 // MarshalJSON encodes c with its "type" field.
 func (c Checkbox) MarshalJSON() ([]byte, error) {
-	type plain Checkbox
-	return marshalWithType(TypeCheckbox, plain(c), c.kept)
+	return appendComponent(nil, &c), nil
 }
 
 func (c *Checkbox) keptRef() *kept { return &c.kept }
@@ -491,8 +471,7 @@ func (v *PartialEmoji) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v PartialEmoji) MarshalJSON() ([]byte, error) {
-	type plain PartialEmoji
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -504,8 +483,7 @@ func (v *UnfurledMediaItem) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v UnfurledMediaItem) MarshalJSON() ([]byte, error) {
-	type plain UnfurledMediaItem
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -517,8 +495,7 @@ func (v *SelectOption) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v SelectOption) MarshalJSON() ([]byte, error) {
-	type plain SelectOption
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -530,8 +507,7 @@ func (v *DefaultValue) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v DefaultValue) MarshalJSON() ([]byte, error) {
-	type plain DefaultValue
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -543,8 +519,7 @@ func (v *MediaGalleryItem) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v MediaGalleryItem) MarshalJSON() ([]byte, error) {
-	type plain MediaGalleryItem
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
@@ -556,8 +531,7 @@ func (v *RadioOption) keptRef() *kept { return &v.kept }
 
 // MarshalJSON encodes v with the members its decoding kept (see [List]).
 func (v RadioOption) MarshalJSON() ([]byte, error) {
-	type plain RadioOption
-	return jsonscan.MarshalKept(plain(v), v.kept)
+	return appendObject(nil, reflect.ValueOf(&v).Elem()), nil
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see [List]).
