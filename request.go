@@ -14,11 +14,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -140,8 +142,11 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return res, nil
 	}
-	dec := json.NewDecoder(&limitedReader{r: resp.Body, n: maxResponseBody})
-	if err := dec.Decode(out); err != nil {
+	body, err := readAnswer(resp)
+	if err == nil {
+		err = decodeAnswer(body, out)
+	}
+	if err != nil {
 		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
 		if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
 			derr.Hint = c.baseURLHint(fmt.Sprintf("the answer is %s, not JSON", contentTypeName(ct)))
@@ -541,6 +546,61 @@ func isIdempotent(method string) bool {
 
 // limitedReader fails once more than n bytes are read, so that an oversized
 // answer is an error rather than a silently truncated decode.
+// readAnswer reads the body of resp, at most maxResponseBody bytes, into a
+// buffer of its own: sized by the Content-Length when there is one, else
+// read through a pooled buffer and copied once at its final size, so that
+// a long chunked answer costs its size rather than every size its buffer
+// grew through.
+func readAnswer(resp *http.Response) ([]byte, error) {
+	r := &limitedReader{r: resp.Body, n: maxResponseBody}
+	if size := resp.ContentLength; size >= 0 && size <= maxResponseBody {
+		return readInto(make([]byte, 0, size+1), r) // +1: the read that meets the end needs room
+	}
+	pb := answerBuffers.Get().(*[]byte)
+	buf, err := readInto((*pb)[:0], r)
+	out := append([]byte(nil), buf...)
+	if cap(buf) <= maxPooledAnswer {
+		*pb = buf
+		answerBuffers.Put(pb)
+	}
+	return out, err
+}
+
+// answerBuffers holds the buffers chunked answers are read through; one
+// that grew past maxPooledAnswer is left to the collector.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+const maxPooledAnswer = 4 << 20
+
+// readInto reads r to its end, appending to buf.
+func readInto(buf []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// decodeAnswer decodes body, a whole answer, into out. A body that is one
+// valid JSON value is decoded by jsondec (the buffer is the answer's own, so
+// its strings may share it); anything else (empty, malformed, data after the
+// first value) by json.Decoder as before, for its exact errors and its
+// tolerance of data after the first value.
+func decodeAnswer(body []byte, out any) error {
+	if json.Valid(body) {
+		return jsondec.Owned(body, out)
+	}
+	return json.NewDecoder(bytes.NewReader(body)).Decode(out)
+}
+
 type limitedReader struct {
 	r io.Reader
 	n int64

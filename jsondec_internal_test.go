@@ -1,0 +1,156 @@
+package guildkit
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
+)
+
+// Answers are decoded by internal/jsondec. These tests check it against
+// encoding/json: every golden answer, and every object and array found in
+// one, decoded into every answer type both ways gives the same error or the
+// same value.
+
+// answerTypes are the types answers decode into, as values and as lists.
+var answerTypes = []any{
+	Ban{}, BulkBanResult{}, Channel{}, ActiveThreads{}, Guild{}, GuildPreview{}, GuildVanityURL{},
+	VoiceRegion{}, Integration{}, Onboarding{}, WelcomeScreen{}, GuildWidgetSettings{}, GuildWidget{},
+	Invite{}, TargetUsersJobStatus{}, Member{}, MemberAddResult{}, Message{}, Role{}, User{}, Webhook{},
+	[]Ban{}, []Channel{}, []Member{}, []Role{}, []Invite{}, []Webhook{}, []Integration{}, []VoiceRegion{},
+}
+
+func checkAnswerDecoding(t *testing.T, data []byte) {
+	t.Helper()
+	for _, v := range answerTypes {
+		typ := reflect.TypeOf(v)
+		fast, ref := reflect.New(typ), reflect.New(typ)
+		buf := append([]byte(nil), data...)
+		errFast := jsondec.Owned(buf, fast.Interface())
+		errRef := json.Unmarshal(data, ref.Interface())
+		if (errFast == nil) != (errRef == nil) || errFast != nil && errFast.Error() != errRef.Error() {
+			t.Fatalf("%s: jsondec error %v, encoding/json error %v\ninput: %.300s", typ, errFast, errRef, data)
+		}
+		if !reflect.DeepEqual(fast.Interface(), ref.Interface()) {
+			t.Fatalf("%s: jsondec gives %+v\nencoding/json gives %+v\ninput: %.300s", typ, fast.Elem().Interface(), ref.Elem().Interface(), data)
+		}
+	}
+}
+
+// goldenBodies returns every golden answer's body and every object and
+// array inside one.
+func goldenBodies(t testing.TB) [][]byte {
+	names, err := filepath.Glob(filepath.Join("testdata", "answers", "*.json"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no golden answers: %v", err)
+	}
+	var out [][]byte
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			b, _ := json.Marshal(v)
+			out = append(out, b)
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			b, _ := json.Marshal(v)
+			out = append(out, b)
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	for _, n := range names {
+		raw, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a struct {
+			Body json.RawMessage `json:"body"`
+		}
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Body) == 0 {
+			continue
+		}
+		out = append(out, a.Body)
+		var v any
+		if err := json.Unmarshal(a.Body, &v); err != nil {
+			t.Fatal(err)
+		}
+		walk(v)
+	}
+	return out
+}
+
+func TestAnswerDecodingMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	bodies := goldenBodies(t)
+	for _, b := range bodies {
+		checkAnswerDecoding(t, b)
+	}
+	for _, b := range []string{
+		`{"id":"1","name":"caf\u00e9 \"x\"","roles":null,"features":[],"afk_timeout":1.5}`,
+		`{"id":12,"username":"u","global_name":null,"avatar":"a","bot":"yes"}`,
+		`{"user":{"id":"1","username":"u"},"nick":null,"roles":["1","2"],"joined_at":"2024-01-02T03:04:05.123Z","deaf":false}`,
+		`{"user":{"id":"1"},"User":{"username":"later"},"roles":[],"ROLES":["3"]}`,
+		"{\"name\":\"bad \xff utf-8\",\"position\":-1,\"permissions\":\"8\"}",
+		`[{"id":"1"},null,{"id":"2","flags":99999999999999999999}]`,
+		`{"id":"1","type":0,"permission_overwrites":[{"id":"2","type":1,"allow":"1024","deny":"0"}],"nsfw":true}`,
+		`null`, `[]`, `{}`, `"x"`, `1`,
+	} {
+		checkAnswerDecoding(t, []byte(b))
+	}
+}
+
+func FuzzAnswerDecodingMatchesEncodingJSON(f *testing.F) {
+	for _, b := range goldenBodies(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		checkAnswerDecoding(t, data)
+	})
+}
+
+// TestAnswerDecodingAllocationBound keeps the allocations of decoding a
+// list of 1000 members from growing unnoticed: the values its pointer
+// fields point to come from slabs, its strings share the answer's buffer.
+func TestAnswerDecodingAllocationBound(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "answers", "list-guild-members.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Body []json.RawMessage `json:"body"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil || len(a.Body) == 0 {
+		t.Fatalf("no member in the golden answer: %v", err)
+	}
+	list := []byte{'['}
+	for i := range 1000 {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = append(list, a.Body[i%len(a.Body)]...)
+	}
+	list = append(list, ']')
+	allocs := testing.AllocsPerRun(20, func() {
+		var ms []Member
+		if err := jsondec.Owned(list, &ms); err != nil || len(ms) != 1000 {
+			t.Fatalf("%d members, %v", len(ms), err)
+		}
+	})
+	t.Logf("1000 members: %.0f allocations", allocs)
+	if allocs > 150 {
+		t.Errorf("decoding 1000 members: %.0f allocations, want at most 150", allocs)
+	}
+}
