@@ -104,16 +104,10 @@ func buildShape(t reflect.Type) *shape {
 	}
 	s := new(shape)
 	shapes[t] = s // before the fields, for types that hold themselves
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("json")
-		if !f.IsExported() || !ok || tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
+	for _, f := range jsonscan.Fields(t) {
 		fd := field{
-			name: []byte(name), key: []byte(strconv.Quote(name) + ":"), index: i, kind: kindOf(f.Type),
-			omit: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"),
+			name: []byte(f.Name), key: []byte(strconv.Quote(f.Name) + ":"), index: f.Index,
+			kind: kindOf(f.Type), omit: f.Omit,
 		}
 		switch fd.kind {
 		case kindObject:

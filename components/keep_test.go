@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
 // hosts gives, for every component type, a minimal valid JSON object of it
@@ -86,14 +87,8 @@ func zeroJSON(t reflect.Type) string {
 
 // jsonFields lists the JSON member names and Go types of struct type t.
 func jsonFields(t reflect.Type) (names []string, types []reflect.Type) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("json")
-		if !f.IsExported() || !ok || tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		names, types = append(names, name), append(types, f.Type)
+	for _, f := range jsonscan.Fields(t) {
+		names, types = append(names, f.Name), append(types, f.Type)
 	}
 	return names, types
 }

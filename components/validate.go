@@ -180,24 +180,21 @@ type validator struct {
 	// ids and customIDs are the ids and custom_ids met so far, with the
 	// path of their first use kept in firstUses; small trees need no
 	// allocation beyond the validator itself.
-	ids       []idUse
-	customIDs []customIDUse
+	ids       []use[int]
+	customIDs []use[string]
 	firstUses []byte
 	arrays    struct {
 		path      [128]byte
-		ids       [48]idUse
-		customIDs [48]customIDUse
+		ids       [48]use[int]
+		customIDs [48]use[string]
 		firstUses [1536]byte
 	}
 }
 
-type idUse struct {
-	id         int
-	start, end int // its first use's path in firstUses
-}
-
-type customIDUse struct {
-	id         string
+// use is an id or custom_id met, with where the path of its first use is
+// kept in firstUses.
+type use[T comparable] struct {
+	id         T
 	start, end int
 }
 
@@ -458,14 +455,9 @@ func (v *validator) id(id int) {
 		v.add(".id", wire.CodeRange, "id must be a 32-bit integer 0-%d, got %d", MaxID, id)
 		return
 	}
-	for _, u := range v.ids {
-		if u.id == id {
-			v.add(".id", wire.CodeDuplicate, "id %d is already used at %s", id, v.firstUses[u.start:u.end])
-			return
-		}
+	if first, dup := firstUseOf(v, &v.ids, id); dup {
+		v.add(".id", wire.CodeDuplicate, "id %d is already used at %s", id, first)
 	}
-	start, end := v.keepPath()
-	v.ids = append(v.ids, idUse{id, start, end})
 }
 
 func (v *validator) customID(id string) {
@@ -474,14 +466,22 @@ func (v *validator) customID(id string) {
 		return
 	}
 	v.maxLen("custom_id", id, MaxCustomIDLength)
-	for _, u := range v.customIDs {
+	if first, dup := firstUseOf(v, &v.customIDs, id); dup {
+		v.add(".custom_id", wire.CodeDuplicate, "custom_id %q is already used at %s", id, first)
+	}
+}
+
+// firstUseOf returns the path of id's first use when id was met before, or
+// records the current path as its first use.
+func firstUseOf[T comparable](v *validator, uses *[]use[T], id T) (first []byte, dup bool) {
+	for _, u := range *uses {
 		if u.id == id {
-			v.add(".custom_id", wire.CodeDuplicate, "custom_id %q is already used at %s", id, v.firstUses[u.start:u.end])
-			return
+			return v.firstUses[u.start:u.end], true
 		}
 	}
 	start, end := v.keepPath()
-	v.customIDs = append(v.customIDs, customIDUse{id, start, end})
+	*uses = append(*uses, use[T]{id, start, end})
+	return nil, false
 }
 
 // maxLen reports a string longer than max characters at the current path's

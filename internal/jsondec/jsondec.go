@@ -133,26 +133,11 @@ func buildCodec(t reflect.Type) *codec {
 // structFields fills c.fields for struct type t, or reports false for a
 // struct this package leaves to encoding/json.
 func structFields(t reflect.Type, c *codec) bool {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous {
+	for _, f := range jsonscan.Fields(t) {
+		if f.Embedded || strings.Contains(f.Options, "string") {
 			return false
 		}
-		if !f.IsExported() {
-			continue
-		}
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if strings.Contains(opts, "string") {
-			return false
-		}
-		if name == "" {
-			name = f.Name
-		}
-		c.fields = append(c.fields, field{name: []byte(name), index: i})
+		c.fields = append(c.fields, field{name: []byte(f.Name), index: f.Index})
 	}
 	return true
 }

@@ -45,19 +45,45 @@ func FieldsOfType(t reflect.Type, also ...string) *FieldSet {
 	for _, name := range also {
 		fs.names, fs.drops = append(fs.names, []byte(name)), append(fs.drops, false)
 	}
+	for _, f := range Fields(t) {
+		isOpt := strings.HasPrefix(f.Type.Name(), "Opt[")
+		fs.names = append(fs.names, []byte(f.Name))
+		fs.drops = append(fs.drops, f.Omit && !isOpt)
+	}
+	return fs
+}
+
+// Field is one member of a struct type's JSON form.
+type Field struct {
+	Index    int          // in the struct
+	Name     string       // the JSON name: the tag's, else the Go name
+	Type     reflect.Type // the Go type
+	Omit     bool         // omitempty or omitzero
+	Options  string       // the tag's options, "omitempty,string" say
+	Embedded bool         // an embedded field, whose members encoding/json promotes
+}
+
+// Fields lists the fields of struct type t that encoding/json reads or
+// writes, in order: the exported ones whose tag is not "-", and every
+// embedded one.
+func Fields(t reflect.Type) []Field {
+	var out []Field
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("json")
-		if !f.IsExported() || !ok || tag == "-" {
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() && !f.Anonymous {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		omits := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
-		isOpt := strings.HasPrefix(f.Type.Name(), "Opt[")
-		fs.names = append(fs.names, []byte(name))
-		fs.drops = append(fs.drops, omits && !isOpt)
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, Field{
+			Index: i, Name: name, Type: f.Type, Options: opts, Embedded: f.Anonymous,
+			Omit: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"),
+		})
 	}
-	return fs
+	return out
 }
 
 // lookup reports whether key names a modelled member (case-insensitively,

@@ -110,25 +110,34 @@ func EachElement(b []byte, fn func(value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(b[i:j]); err != nil {
-			if err == ErrStop {
-				return nil
-			}
+		var done bool
+		if i, done, err = next(b, j, fn(b[i:j]), ']'); done {
 			return err
 		}
-		i = skipWS(b, j)
-		if i >= len(b) {
-			return ErrMalformed
-		}
-		switch b[i] {
-		case ',':
-			i++
-		case ']':
-			return nil
-		default:
-			return ErrMalformed
-		}
 	}
+}
+
+// next reads what follows a value that ends at j in an array or an object
+// closed by closer, once fn has returned fnErr for it: where the next
+// element starts, or done, with the error to return (nil at the end or on
+// ErrStop).
+func next(b []byte, j int, fnErr error, closer byte) (i int, done bool, err error) {
+	if fnErr != nil {
+		if fnErr == ErrStop {
+			fnErr = nil
+		}
+		return 0, true, fnErr
+	}
+	i = skipWS(b, j)
+	switch {
+	case i >= len(b):
+		return 0, true, ErrMalformed
+	case b[i] == ',':
+		return i + 1, false, nil
+	case b[i] == closer:
+		return 0, true, nil
+	}
+	return 0, true, ErrMalformed
 }
 
 // EachMember calls fn for every member of the JSON object b, in order, with
@@ -173,23 +182,9 @@ func EachMember(b []byte, fn func(key, member, value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(key, b[start:j], b[i:j]); err != nil {
-			if err == ErrStop {
-				return nil
-			}
+		var done bool
+		if i, done, err = next(b, j, fn(key, b[start:j], b[i:j]), '}'); done {
 			return err
-		}
-		i = skipWS(b, j)
-		if i >= len(b) {
-			return ErrMalformed
-		}
-		switch b[i] {
-		case ',':
-			i++
-		case '}':
-			return nil
-		default:
-			return ErrMalformed
 		}
 	}
 }
