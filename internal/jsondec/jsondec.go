@@ -32,9 +32,10 @@ import (
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
-// Owned decodes data, one valid JSON value, into v, a non-nil pointer.
-// Strings of the result may share data's memory: the caller must not write
-// to data afterwards.
+// Owned decodes data, one valid JSON value, into v, a non-nil pointer to a
+// zero value (as every answer the client decodes is). Strings of the result
+// may share data's memory: the caller must not write to data afterwards,
+// and the whole of data stays alive while any of them is in use.
 func Owned(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
