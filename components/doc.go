@@ -24,7 +24,8 @@
 // (spoiler, disabled, an option's default, all false) are plain values and
 // are left out when zero. Response-only fields (an unfurled media item's
 // proxy_url, height, width, content_type, attachment_id; a file's name and
-// size) decode and re-encode.
+// size) decode and re-encode. So do members this package does not model and
+// explicit zero values ("disabled": false): see [List].
 //
 // Ids are 32-bit integers; this package reads them as signed, 0..[MaxID]
 // (2^31-1), and 0 means empty. [AssignIDs] fills empty ids the way the
