@@ -55,7 +55,6 @@ type field struct {
 	omit  bool   // omitempty or omitzero: the zero value is left out
 	index int
 	kind  kind
-	elem  *shape // the sub-object's shape, for kindObject, kindPointer and kindObjects
 }
 
 // shape is what the decoder knows of one struct type.
@@ -109,11 +108,11 @@ func buildShape(t reflect.Type) *shape {
 			name: []byte(f.Name), key: []byte(strconv.Quote(f.Name) + ":"), index: f.Index,
 			kind: kindOf(f.Type), omit: f.Omit,
 		}
-		switch fd.kind {
+		switch fd.kind { // a sub-object's shape is built with its holder's
 		case kindObject:
-			fd.elem = buildShape(f.Type)
+			buildShape(f.Type)
 		case kindPointer, kindObjects:
-			fd.elem = buildShape(f.Type.Elem())
+			buildShape(f.Type.Elem())
 		case 0:
 			panic("components: no decoder for field " + t.Name() + "." + f.Name + " of type " + f.Type.String())
 		}
