@@ -589,14 +589,14 @@ func readInto(buf []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// decodeAnswer decodes body, a whole answer, into out. A body that is one
-// valid JSON value is decoded by jsondec (the buffer is the answer's own, so
-// its strings may share it); anything else (empty, malformed, data after the
-// first value) by json.Decoder as before, for its exact errors and its
+// decodeAnswer decodes body, a whole answer, into out: by jsondec when it
+// can (the buffer is the answer's own, so its strings may share it), else
+// (empty, malformed, data after the first value, a value that does not fit)
+// by json.Decoder as before, for its exact result, its errors and its
 // tolerance of data after the first value.
 func decodeAnswer(body []byte, out any) error {
-	if json.Valid(body) {
-		return jsondec.Owned(body, out)
+	if jsondec.Owned(body, out) {
+		return nil
 	}
 	return json.NewDecoder(bytes.NewReader(body)).Decode(out)
 }

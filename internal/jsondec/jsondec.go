@@ -1,20 +1,22 @@
 // Package jsondec decodes JSON answers into Go values with far fewer
-// allocations than encoding/json, and with its results.
+// allocations and less time than encoding/json, and with its results.
 //
-// [Owned] walks the input once with the jsonscan scanner and sets fields
-// through a table built once per type. Strings without escapes are not
-// copied: they alias the input, which the caller hands over and never
-// writes again. The values pointer fields point to come from one slab per
-// type and call, so a list of a thousand members costs a few dozen
-// allocations instead of several thousand.
+// [Owned] reads the input in one pass that checks it is JSON as it goes and
+// sets fields through a table built once per type. Strings without escapes
+// are not copied: they alias the input, which the caller hands over and
+// never writes again. The values pointer fields point to come from one slab
+// per type and call, and []Snowflake fields from one slab, so a list of a
+// thousand members costs a few dozen allocations instead of several
+// thousand.
 //
 // Whatever it does not handle itself it leaves to encoding/json: a type with
 // its own UnmarshalJSON (Opt, Snowflake, time.Time, ...) decodes itself; a
 // map, an array, an interface, a []byte, a struct with embedded fields or a
-// ",string" option is decoded by json.Unmarshal. And whenever the input does
-// not fit the value (a type mismatch, a number out of range), the whole
-// input is decoded again by json.Unmarshal, so that errors, and what is
-// left in the value beside them, are exactly encoding/json's.
+// ",string" option is decoded by json.Unmarshal. And whenever the input is
+// not one JSON value or does not fit the value (a type mismatch, a number
+// out of range), Owned reports it and leaves the value zero, so that the
+// caller decodes it with encoding/json and gets exactly its result and
+// error.
 package jsondec
 
 import (
@@ -32,21 +34,28 @@ import (
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
-// Owned decodes data, one valid JSON value, into v, a non-nil pointer to a
-// zero value (as every answer the client decodes is). Strings of the result
-// may share data's memory: the caller must not write to data afterwards,
-// and the whole of data stays alive while any of them is in use.
-func Owned(data []byte, v any) error {
+// Owned decodes data, one JSON value with nothing after it but white space,
+// into v, a non-nil pointer to a zero value (as every answer the client
+// decodes is), and reports whether it did. When it did not (data is not
+// that, or does not fit v, or v is not such a pointer), v is left zero and
+// the caller decodes data with encoding/json. Strings of the result may
+// share data's memory: the caller must not write to data afterwards, and
+// the whole of data stays alive while any of them is in use.
+func Owned(data []byte, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return json.Unmarshal(data, v)
+		return false
 	}
 	d := decoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
-	if err := d.value(bytes.TrimSpace(data), rv.Elem()); err != nil {
-		rv.Elem().SetZero()
-		return json.Unmarshal(data, v)
+	end, err := d.value(d.ws(0), rv.Elem(), codecOf(rv.Type().Elem()))
+	if err == nil && d.ws(end) != len(data) {
+		err = errMismatch
 	}
-	return nil
+	if err != nil {
+		rv.Elem().SetZero()
+		return false
+	}
+	return true
 }
 
 // errMismatch makes Owned hand the whole input to encoding/json.
@@ -70,6 +79,7 @@ const (
 // codec is what the decoder knows of one type.
 type codec struct {
 	kind   kind
+	elem   *codec        // a pointer's or a slice's element
 	fields []field       // struct fields
 	empty  reflect.Value // a slice type's empty, non-nil slice, shared: its capacity is 0
 }
@@ -77,26 +87,46 @@ type codec struct {
 type field struct {
 	name  []byte
 	index int
+	codec *codec
 }
 
-var codecs sync.Map // reflect.Type → *codec
+var (
+	codecs   sync.Map   // reflect.Type → *codec, complete
+	building sync.Mutex // held while codecs are built
+)
 
 var (
 	typeUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	typeTextUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
 )
 
-// codecOf returns the codec of t, building it on first use.
+// codecOf returns the codec of t, building it (and those of the types it
+// holds) on first use.
 func codecOf(t reflect.Type) *codec {
 	if c, ok := codecs.Load(t); ok {
 		return c.(*codec)
 	}
-	c, _ := codecs.LoadOrStore(t, buildCodec(t))
-	return c.(*codec)
+	building.Lock()
+	defer building.Unlock()
+	made := map[reflect.Type]*codec{}
+	c := buildCodec(t, made)
+	for t, c := range made {
+		codecs.LoadOrStore(t, c)
+	}
+	return c
 }
 
-func buildCodec(t reflect.Type) *codec {
+// buildCodec builds the codec of t into made, which holds those under way,
+// for types that hold themselves.
+func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
+	if c, ok := codecs.Load(t); ok {
+		return c.(*codec)
+	}
+	if c, ok := made[t]; ok {
+		return c
+	}
 	c := new(codec)
+	made[t] = c
 	pt := reflect.PointerTo(t)
 	switch {
 	case t.Kind() != reflect.Pointer && pt.Implements(typeUnmarshaler):
@@ -116,14 +146,14 @@ func buildCodec(t reflect.Type) *codec {
 		case reflect.Float32, reflect.Float64:
 			c.kind = kindFloat
 		case reflect.Pointer:
-			c.kind = kindPointer
+			c.kind, c.elem = kindPointer, buildCodec(t.Elem(), made)
 		case reflect.Slice:
 			if t.Elem().Kind() != reflect.Uint8 {
-				c.kind, c.empty = kindSlice, reflect.MakeSlice(t, 0, 0)
+				c.kind, c.elem, c.empty = kindSlice, buildCodec(t.Elem(), made), reflect.MakeSlice(t, 0, 0)
 			}
 		case reflect.Struct:
 			c.kind = kindStruct
-			if !structFields(t, c) {
+			if !structFields(t, c, made) {
 				c.kind, c.fields = kindFallback, nil
 			}
 		}
@@ -133,12 +163,12 @@ func buildCodec(t reflect.Type) *codec {
 
 // structFields fills c.fields for struct type t, or reports false for a
 // struct this package leaves to encoding/json.
-func structFields(t reflect.Type, c *codec) bool {
+func structFields(t reflect.Type, c *codec, made map[reflect.Type]*codec) bool {
 	for _, f := range jsonscan.Fields(t) {
 		if f.Embedded || strings.Contains(f.Options, "string") {
 			return false
 		}
-		c.fields = append(c.fields, field{name: []byte(f.Name), index: f.Index})
+		c.fields = append(c.fields, field{name: []byte(f.Name), index: f.Index, codec: buildCodec(f.Type, made)})
 	}
 	return true
 }
@@ -147,6 +177,7 @@ func structFields(t reflect.Type, c *codec) bool {
 type decoder struct {
 	b             []byte
 	s             string
+	depth         int // of the arrays and objects open
 	slabs         []slab
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
@@ -194,146 +225,349 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	return p
 }
 
-// str returns the string the slice raw of d.b stands for.
-func (d *decoder) str(raw []byte) string {
-	start := cap(d.b) - cap(raw)
-	return d.s[start : start+len(raw)]
+// maxDepth is encoding/json's bound on nesting; deeper input is left to it.
+const maxDepth = 10000
+
+// ws returns the index of the first byte at or after i that is not JSON
+// white space.
+func (d *decoder) ws(i int) int {
+	for i < len(d.b) {
+		switch d.b[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
 }
 
-// value decodes the JSON value raw into v.
-func (d *decoder) value(raw []byte, v reflect.Value) error {
-	if len(raw) == 0 {
-		return errMismatch
+// literal checks that lit (true, false or null) starts at i and returns the
+// index after it.
+func (d *decoder) literal(i int, lit string) (int, error) {
+	if !bytes.HasPrefix(d.b[i:], []byte(lit)) {
+		return 0, errMismatch
 	}
-	c := codecOf(v.Type())
-	null := raw[0] == 'n'
+	return i + len(lit), nil
+}
+
+// str checks the JSON string that starts at i ('"') and returns the index
+// after it and whether it holds an escape.
+func (d *decoder) str(i int) (end int, escaped bool, err error) {
+	b := d.b
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, nil
+		case c == '\\':
+			escaped = true
+			i++
+			if i >= len(b) {
+				return 0, false, errMismatch
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return 0, false, errMismatch
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return 0, false, errMismatch
+					}
+				}
+				i += 4
+			default:
+				return 0, false, errMismatch
+			}
+		case c < 0x20:
+			return 0, false, errMismatch
+		}
+	}
+	return 0, false, errMismatch
+}
+
+// number checks the JSON number that starts at i and returns the index
+// after it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) number(i int) (int, error) {
+	b := d.b
+	digits := func(i int) (int, bool) {
+		j := i
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		return j, j > i
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i, _ = digits(i)
+	default:
+		return 0, errMismatch
+	}
+	var ok bool
+	if i < len(b) && b[i] == '.' {
+		if i, ok = digits(i + 1); !ok {
+			return 0, errMismatch
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i, ok = digits(i); !ok {
+			return 0, errMismatch
+		}
+	}
+	return i, nil
+}
+
+// skip checks the JSON value that starts at i and returns the index after
+// it.
+func (d *decoder) skip(i int) (int, error) {
+	if i >= len(d.b) {
+		return 0, errMismatch
+	}
+	switch c := d.b[i]; {
+	case c == '"':
+		end, _, err := d.str(i)
+		return end, err
+	case c == '{':
+		return d.members(i, func(_ []byte, j int) (int, error) { return d.skip(j) })
+	case c == '[':
+		return d.elements(i, func(_, j int) (int, error) { return d.skip(j) })
+	case c == 't':
+		return d.literal(i, "true")
+	case c == 'f':
+		return d.literal(i, "false")
+	case c == 'n':
+		return d.literal(i, "null")
+	}
+	return d.number(i)
+}
+
+// members reads the object that starts at i ('{'), calling member with each
+// key (unescaped) and the index of its value, which member reads; it
+// returns the index after the object.
+func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (int, error) {
+	if d.depth++; d.depth > maxDepth {
+		return 0, errMismatch
+	}
+	defer func() { d.depth-- }()
+	i = d.ws(i + 1)
+	if i < len(d.b) && d.b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(d.b) || d.b[i] != '"' {
+			return 0, errMismatch
+		}
+		end, escaped, err := d.str(i)
+		if err != nil {
+			return 0, err
+		}
+		key := d.b[i+1 : end-1]
+		if escaped {
+			var s string
+			if json.Unmarshal(d.b[i:end], &s) != nil {
+				return 0, errMismatch
+			}
+			key = []byte(s)
+		}
+		i = d.ws(end)
+		if i >= len(d.b) || d.b[i] != ':' {
+			return 0, errMismatch
+		}
+		if i, err = member(key, d.ws(i+1)); err != nil {
+			return 0, err
+		}
+		i = d.ws(i)
+		switch {
+		case i < len(d.b) && d.b[i] == ',':
+			i = d.ws(i + 1)
+		case i < len(d.b) && d.b[i] == '}':
+			return i + 1, nil
+		default:
+			return 0, errMismatch
+		}
+	}
+}
+
+// elements reads the array that starts at i ('['), calling element with
+// each element's position in the array and index in the input, which
+// element reads; it returns the index after the array.
+func (d *decoder) elements(i int, element func(n, at int) (int, error)) (int, error) {
+	if d.depth++; d.depth > maxDepth {
+		return 0, errMismatch
+	}
+	defer func() { d.depth-- }()
+	i = d.ws(i + 1)
+	if i < len(d.b) && d.b[i] == ']' {
+		return i + 1, nil
+	}
+	for n := 0; ; n++ {
+		var err error
+		if i, err = element(n, i); err != nil {
+			return 0, err
+		}
+		i = d.ws(i)
+		switch {
+		case i < len(d.b) && d.b[i] == ',':
+			i = d.ws(i + 1)
+		case i < len(d.b) && d.b[i] == ']':
+			return i + 1, nil
+		default:
+			return 0, errMismatch
+		}
+	}
+}
+
+// count returns the number of elements of the array that starts at i. It
+// does not check them: reading them does.
+func (d *decoder) count(i int) int {
+	n := 0
+	_ = jsonscan.EachElement(d.b[i:], func([]byte) error { n++; return nil })
+	return n
+}
+
+// value reads the JSON value that starts at i into v, whose codec is c, and
+// returns the index after it.
+func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
+	if i >= len(d.b) {
+		return 0, errMismatch
+	}
+	b := d.b
+	null := b[i] == 'n'
+	if null && c.kind != kindUnmarshaler && c.kind != kindFallback {
+		end, err := d.literal(i, "null")
+		if err == nil && (c.kind == kindPointer || c.kind == kindSlice) {
+			v.SetZero()
+		}
+		return end, err // null leaves a string, number, boolean or struct as it is
+	}
 	switch c.kind {
 	case kindUnmarshaler:
-		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(raw)
+		end, err := d.skip(i)
+		if err != nil {
+			return 0, err
+		}
+		return end, v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b[i:end])
 	case kindString:
-		if null {
-			return nil
+		if b[i] != '"' {
+			return 0, errMismatch
 		}
-		if raw[0] != '"' {
-			return errMismatch
+		end, escaped, err := d.str(i)
+		if err != nil {
+			return 0, err
 		}
-		inner := raw[1 : len(raw)-1]
-		if bytes.IndexByte(inner, '\\') >= 0 || !utf8.Valid(inner) {
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return err
-			}
-			v.SetString(s)
-			return nil
+		if inner := b[i+1 : end-1]; !escaped && utf8.Valid(inner) {
+			v.SetString(d.s[i+1 : end-1])
+			return end, nil
 		}
-		v.SetString(d.str(inner))
+		var s string
+		if err := json.Unmarshal(b[i:end], &s); err != nil {
+			return 0, err
+		}
+		v.SetString(s)
+		return end, nil
 	case kindBool:
-		switch raw[0] {
+		switch b[i] {
 		case 't':
 			v.SetBool(true)
+			return d.literal(i, "true")
 		case 'f':
 			v.SetBool(false)
-		case 'n':
-		default:
-			return errMismatch
+			return d.literal(i, "false")
 		}
+		return 0, errMismatch
+	case kindInt, kindUint, kindFloat:
+		end, err := d.number(i)
+		if err != nil {
+			return 0, err
+		}
+		return end, setNumber(v, c.kind, b[i:end])
+	case kindPointer:
+		if v.IsNil() {
+			v.Set(d.alloc(v.Type().Elem()))
+		}
+		return d.value(i, v.Elem(), c.elem)
+	case kindSlice:
+		return d.slice(i, v, c)
+	case kindStruct:
+		if b[i] != '{' {
+			return 0, errMismatch
+		}
+		return d.members(i, func(key []byte, at int) (int, error) {
+			f := c.field(key)
+			if f == nil {
+				return d.skip(at)
+			}
+			return d.value(at, v.Field(f.index), f.codec)
+		})
+	default:
+		end, err := d.skip(i)
+		if err != nil {
+			return 0, err
+		}
+		return end, json.Unmarshal(b[i:end], v.Addr().Interface())
+	}
+}
+
+// setNumber sets v, an integer or a float, to the JSON number raw, as
+// encoding/json does: an integer takes no fraction or exponent, and every
+// value must fit.
+func setNumber(v reflect.Value, k kind, raw []byte) error {
+	switch k {
 	case kindInt:
-		if null {
-			return nil
-		}
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil || v.OverflowInt(n) {
 			return errMismatch
 		}
 		v.SetInt(n)
 	case kindUint:
-		if null {
-			return nil
-		}
 		n, err := strconv.ParseUint(string(raw), 10, 64)
 		if err != nil || v.OverflowUint(n) {
 			return errMismatch
 		}
 		v.SetUint(n)
-	case kindFloat:
-		if null {
-			return nil
-		}
-		if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
-			return errMismatch
-		}
+	default:
 		f, err := strconv.ParseFloat(string(raw), v.Type().Bits())
 		if err != nil || v.OverflowFloat(f) {
 			return errMismatch
 		}
 		v.SetFloat(f)
-	case kindPointer:
-		if null {
-			v.SetZero()
-			return nil
-		}
-		if v.IsNil() {
-			v.Set(d.alloc(v.Type().Elem()))
-		}
-		return d.value(raw, v.Elem())
-	case kindSlice:
-		return d.slice(raw, v)
-	case kindStruct:
-		return d.object(raw, v, c)
-	default:
-		return json.Unmarshal(raw, v.Addr().Interface())
 	}
 	return nil
 }
 
-// slice decodes a JSON array (or null) into the slice v.
-func (d *decoder) slice(raw []byte, v reflect.Value) error {
-	if raw[0] == 'n' {
-		v.SetZero()
-		return nil
+// slice reads the JSON array that starts at i into the slice v.
+func (d *decoder) slice(i int, v reflect.Value, c *codec) (int, error) {
+	if d.b[i] != '[' {
+		return 0, errMismatch
 	}
-	if raw[0] != '[' {
-		return errMismatch
-	}
-	n := 0
-	if err := jsonscan.EachElement(raw, func([]byte) error { n++; return nil }); err != nil {
-		return err
-	}
-	if n == 0 {
-		v.Set(codecOf(v.Type()).empty) // [] is an empty slice, not nil
-		return nil
-	}
-	if p, ok := v.Addr().Interface().(*[]wire.Snowflake); ok {
+	n := d.count(i)
+	switch p, ok := v.Addr().Interface().(*[]wire.Snowflake); {
+	case n == 0:
+		v.Set(c.empty) // [] is an empty slice, not nil
+	case ok:
 		*p = d.takeSnowflakes(n) // role lists and the like: one slab for all
-	} else {
+	default:
 		// Grown in place: the field itself takes the new array, so no
 		// slice header is allocated beside it.
 		v.SetLen(0)
 		v.Grow(n)
 		v.SetLen(n)
 	}
-	i := 0
-	return jsonscan.EachElement(raw, func(e []byte) error {
-		err := d.value(e, v.Index(i))
-		i++
-		return err
-	})
-}
-
-// object decodes a JSON object (or null) into the struct v.
-func (d *decoder) object(raw []byte, v reflect.Value, c *codec) error {
-	if raw[0] == 'n' {
-		return nil
-	}
-	if raw[0] != '{' {
-		return errMismatch
-	}
-	return jsonscan.EachMember(raw, func(key, _, value []byte) error {
-		f := c.field(key)
-		if f == nil {
-			return nil
+	return d.elements(i, func(k, at int) (int, error) {
+		if k >= n {
+			return 0, errMismatch
 		}
-		return d.value(value, v.Field(f.index))
+		return d.value(at, v.Index(k), c.elem)
 	})
 }
 
