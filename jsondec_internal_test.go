@@ -42,6 +42,21 @@ func checkAnswerDecoding(t *testing.T, data []byte) {
 	}
 }
 
+// goldenBody returns the body of the golden answer in testdata/answers/name.
+func goldenBody(t testing.TB, name string) json.RawMessage {
+	raw, err := os.ReadFile(filepath.Join("testdata", "answers", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Body json.RawMessage `json:"body"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Body
+}
+
 // goldenBodies returns every golden answer's body and every object and
 // array inside one.
 func goldenBodies(t testing.TB) [][]byte {
@@ -68,22 +83,13 @@ func goldenBodies(t testing.TB) [][]byte {
 		}
 	}
 	for _, n := range names {
-		raw, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a struct {
-			Body json.RawMessage `json:"body"`
-		}
-		if err := json.Unmarshal(raw, &a); err != nil {
-			t.Fatal(err)
-		}
-		if len(a.Body) == 0 {
+		body := goldenBody(t, filepath.Base(n))
+		if len(body) == 0 {
 			continue
 		}
-		out = append(out, a.Body)
+		out = append(out, body)
 		var v any
-		if err := json.Unmarshal(a.Body, &v); err != nil {
+		if err := json.Unmarshal(body, &v); err != nil {
 			t.Fatal(err)
 		}
 		walk(v)
@@ -115,18 +121,8 @@ func TestAnswerDecodingMatchesEncodingJSON(t *testing.T) {
 		checkAnswerDecoding(t, []byte(b))
 	}
 	// The golden Get Guild answer decodes by jsondec, not by the fallback.
-	raw, err := os.ReadFile(filepath.Join("testdata", "answers", "get-guild.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a struct {
-		Body json.RawMessage `json:"body"`
-	}
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatal(err)
-	}
 	var g Guild
-	if !jsondec.Owned(append([]byte(nil), a.Body...), &g) || g.ID == 0 {
+	if !jsondec.Owned(goldenBody(t, "get-guild.json"), &g) || g.ID == 0 {
 		t.Fatal("the golden Get Guild answer did not decode by jsondec")
 	}
 }
@@ -144,14 +140,8 @@ func FuzzAnswerDecodingMatchesEncodingJSON(f *testing.F) {
 // list of 1000 members from growing unnoticed: the values its pointer
 // fields point to come from slabs, its strings share the answer's buffer.
 func TestAnswerDecodingAllocationBound(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "answers", "list-guild-members.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a struct {
-		Body []json.RawMessage `json:"body"`
-	}
-	if err := json.Unmarshal(raw, &a); err != nil || len(a.Body) == 0 {
+	var members []json.RawMessage
+	if err := json.Unmarshal(goldenBody(t, "list-guild-members.json"), &members); err != nil || len(members) == 0 {
 		t.Fatalf("no member in the golden answer: %v", err)
 	}
 	list := []byte{'['}
@@ -159,7 +149,7 @@ func TestAnswerDecodingAllocationBound(t *testing.T) {
 		if i > 0 {
 			list = append(list, ',')
 		}
-		list = append(list, a.Body[i%len(a.Body)]...)
+		list = append(list, members[i%len(members)]...)
 	}
 	list = append(list, ']')
 	allocs := testing.AllocsPerRun(20, func() {
