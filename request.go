@@ -544,8 +544,6 @@ func isIdempotent(method string) bool {
 	return false
 }
 
-// limitedReader fails once more than n bytes are read, so that an oversized
-// answer is an error rather than a silently truncated decode.
 // readAnswer reads the body of resp, at most maxResponseBody bytes, into a
 // buffer of its own: sized by the Content-Length when there is one, else
 // read through a pooled buffer and copied once at its final size, so that
@@ -601,6 +599,8 @@ func decodeAnswer(body []byte, out any) error {
 	return json.NewDecoder(bytes.NewReader(body)).Decode(out)
 }
 
+// limitedReader fails once more than n bytes are read, so that an oversized
+// answer is an error rather than a silently truncated decode.
 type limitedReader struct {
 	r io.Reader
 	n int64
