@@ -159,7 +159,7 @@ func TestAnswerDecodingAllocationBound(t *testing.T) {
 		}
 	})
 	t.Logf("1000 members: %.0f allocations", allocs)
-	if allocs > 150 {
-		t.Errorf("decoding 1000 members: %.0f allocations, want at most 150", allocs)
+	if allocs > 80 {
+		t.Errorf("decoding 1000 members: %.0f allocations, want at most 80", allocs)
 	}
 }

@@ -2,12 +2,12 @@ package guildkit
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
-	"net/textproto"
 	"path/filepath"
 	"strings"
 )
@@ -47,6 +47,16 @@ func filePart(field string, f File) formPart {
 	return formPart{field: field, filename: f.Name, contentType: ct, r: f.Reader}
 }
 
+// randomBoundary returns a boundary as mime/multipart makes one: 30 random
+// bytes in hexadecimal.
+func randomBoundary() (string, error) {
+	var b [30]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 // multipartBody streams a multipart/form-data body without holding the files
 // in memory: the boundaries and part headers are prepared once, and each
 // attempt reads them interleaved with the sources.
@@ -62,31 +72,53 @@ type multipartBody struct {
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A")
 
 func newMultipartBody(parts []formPart) (*multipartBody, error) {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
+	boundary, err := randomBoundary()
+	if err != nil {
+		return nil, err
+	}
 	m := &multipartBody{
-		contentType: w.FormDataContentType(),
+		contentType: "multipart/form-data; boundary=" + boundary,
 		segments:    make([][]byte, 0, len(parts)+1),
 		parts:       parts,
 		starts:      make([]int64, len(parts)),
 		replayable:  true,
 	}
+	// The boundaries and part headers, written as mime/multipart.Writer
+	// writes them, into one buffer that the segments share.
+	var buf []byte
+	ends := make([]int, 0, len(parts)+1)
 	for i, p := range parts {
-		h := make(textproto.MIMEHeader, 2)
-		disp := `form-data; name="` + quoteEscaper.Replace(p.field) + `"`
+		if i > 0 {
+			buf = append(buf, "\r\n"...)
+		}
+		buf = append(buf, "--"...)
+		buf = append(buf, boundary...)
+		buf = append(buf, "\r\nContent-Disposition: form-data; name=\""...)
+		buf = append(buf, quoteEscaper.Replace(p.field)...)
+		buf = append(buf, '"')
 		if p.filename != "" {
-			disp += `; filename="` + quoteEscaper.Replace(p.filename) + `"`
+			buf = append(buf, "; filename=\""...)
+			buf = append(buf, quoteEscaper.Replace(p.filename)...)
+			buf = append(buf, '"')
 		}
-		h.Set("Content-Disposition", disp)
 		if p.contentType != "" {
-			h.Set("Content-Type", p.contentType)
+			buf = append(buf, "\r\nContent-Type: "...)
+			buf = append(buf, p.contentType...)
 		}
-		if _, err := w.CreatePart(h); err != nil {
-			return nil, err
-		}
-		m.segments = append(m.segments, bytes.Clone(buf.Bytes()))
-		buf.Reset()
+		buf = append(buf, "\r\n\r\n"...)
+		ends = append(ends, len(buf))
+	}
+	buf = append(buf, "\r\n--"...)
+	buf = append(buf, boundary...)
+	buf = append(buf, "--\r\n"...)
+	ends = append(ends, len(buf))
+	start := 0
+	for _, end := range ends {
+		m.segments = append(m.segments, buf[start:end:end])
+		start = end
+	}
 
+	for i, p := range parts {
 		m.starts[i] = -1
 		switch {
 		case p.r == nil && p.data != nil:
@@ -109,10 +141,6 @@ func newMultipartBody(parts []formPart) (*multipartBody, error) {
 			}
 		}
 	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	m.segments = append(m.segments, bytes.Clone(buf.Bytes()))
 	if m.size >= 0 {
 		for _, s := range m.segments {
 			m.size += int64(len(s))

@@ -198,7 +198,7 @@ func (d *decoder) takeSnowflakes(n int) []wire.Snowflake {
 // slab hands out the values pointer fields of one type point to.
 type slab struct {
 	t     reflect.Type
-	elems reflect.Value // the current slab, a slice
+	elems reflect.Value // the current slab, an array
 	next  int           // its first unused element
 }
 
@@ -218,7 +218,8 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 		if s.elems.IsValid() {
 			n = min(2*s.elems.Len(), 1024)
 		}
-		s.elems, s.next = reflect.MakeSlice(reflect.SliceOf(t), n, n), 0
+		// An array, not a slice: one allocation, no slice header beside it.
+		s.elems, s.next = reflect.New(reflect.ArrayOf(n, t)).Elem(), 0
 	}
 	p := s.elems.Index(s.next).Addr()
 	s.next++
