@@ -142,10 +142,11 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return res, nil
 	}
-	body, err := readAnswer(resp)
+	body, release, err := readAnswer(resp)
 	if err == nil {
 		err = decodeAnswer(body, out)
 	}
+	release()
 	if err != nil {
 		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
 		if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
@@ -545,27 +546,25 @@ func isIdempotent(method string) bool {
 }
 
 // readAnswer reads the body of resp, at most maxResponseBody bytes, into a
-// buffer of its own: sized by the Content-Length when there is one, else
-// read through a pooled buffer and copied once at its final size, so that
-// a long chunked answer costs its size rather than every size its buffer
-// grew through.
-func readAnswer(resp *http.Response) ([]byte, error) {
-	r := &limitedReader{r: resp.Body, n: maxResponseBody}
-	if size := resp.ContentLength; size >= 0 && size <= maxResponseBody {
-		return readInto(make([]byte, 0, size+1), r) // +1: the read that meets the end needs room
-	}
+// pooled buffer; release gives the buffer back once the answer is decoded
+// (nothing decoded refers to it). A buffer that grew past maxPooledAnswer
+// is left to the collector.
+func readAnswer(resp *http.Response) (body []byte, release func(), err error) {
 	pb := answerBuffers.Get().(*[]byte)
-	buf, err := readInto((*pb)[:0], r)
-	out := append([]byte(nil), buf...)
-	if cap(buf) <= maxPooledAnswer {
-		*pb = buf
-		answerBuffers.Put(pb)
+	buf := (*pb)[:0]
+	if size := resp.ContentLength; size >= 0 && size < maxResponseBody && int(size) >= cap(buf) {
+		buf = make([]byte, 0, size+1) // +1: the read that meets the end needs room
 	}
-	return out, err
+	buf, err = readInto(buf, &limitedReader{r: resp.Body, n: maxResponseBody})
+	return buf, func() {
+		if cap(buf) <= maxPooledAnswer {
+			*pb = buf
+			answerBuffers.Put(pb)
+		}
+	}, err
 }
 
-// answerBuffers holds the buffers chunked answers are read through; one
-// that grew past maxPooledAnswer is left to the collector.
+// answerBuffers holds the buffers answers are read into.
 var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 const maxPooledAnswer = 4 << 20
@@ -588,12 +587,11 @@ func readInto(buf []byte, r io.Reader) ([]byte, error) {
 }
 
 // decodeAnswer decodes body, a whole answer, into out: by jsondec when it
-// can (the buffer is the answer's own, so its strings may share it), else
-// (empty, malformed, data after the first value, a value that does not fit)
-// by json.Decoder as before, for its exact result, its errors and its
-// tolerance of data after the first value.
+// can, else (empty, malformed, data after the first value, a value that
+// does not fit) by json.Decoder as before, for its exact result, its errors
+// and its tolerance of data after the first value.
 func decodeAnswer(body []byte, out any) error {
-	if jsondec.Owned(body, out) {
+	if jsondec.Decode(body, out) {
 		return nil
 	}
 	return json.NewDecoder(bytes.NewReader(body)).Decode(out)

@@ -1,20 +1,20 @@
 // Package jsondec decodes JSON answers into Go values with far fewer
 // allocations and less time than encoding/json, and with its results.
 //
-// [Owned] reads the input in one pass that checks it is JSON as it goes and
-// sets fields through a table built once per type. Strings without escapes
-// are not copied: they alias the input, which the caller hands over and
-// never writes again. The values pointer fields point to come from one slab
-// per type and call, and []Snowflake fields from one slab, so a list of a
-// thousand members costs a few dozen allocations instead of several
-// thousand.
+// [Decode] reads the input in one pass that checks it is JSON as it goes and
+// sets fields through a table built once per type. Strings are copied into
+// small chunks shared by many fields; the values pointer fields point to
+// come from one slab per type and call, and []Snowflake fields from one
+// slab, so a list of a thousand members costs a few dozen allocations
+// instead of several thousand. Nothing of the result refers to the input,
+// which the caller may reuse once Owned returns.
 //
 // Whatever it does not handle itself it leaves to encoding/json: a type with
 // its own UnmarshalJSON (Opt, Snowflake, time.Time, ...) decodes itself; a
 // map, an array, an interface, a []byte, a struct with embedded fields or a
 // ",string" option is decoded by json.Unmarshal. And whenever the input is
 // not one JSON value or does not fit the value (a type mismatch, a number
-// out of range), Owned reports it and leaves the value zero, so that the
+// out of range), Decode reports it and leaves the value zero, so that the
 // caller decodes it with encoding/json and gets exactly its result and
 // error.
 package jsondec
@@ -34,19 +34,18 @@ import (
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
-// Owned decodes data, one JSON value with nothing after it but white space,
+// Decode decodes data, one JSON value with nothing after it but white space,
 // into v, a non-nil pointer to a zero value (as every answer the client
 // decodes is), and reports whether it did. When it did not (data is not
 // that, or does not fit v, or v is not such a pointer), v is left zero and
-// the caller decodes data with encoding/json. Strings of the result may
-// share data's memory: the caller must not write to data afterwards, and
-// the whole of data stays alive while any of them is in use.
-func Owned(data []byte, v any) bool {
+// the caller decodes data with encoding/json. The result does not refer to
+// data.
+func Decode(data []byte, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return false
 	}
-	d := decoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))}
+	d := decoder{b: data}
 	end, err := d.value(d.ws(0), rv.Elem(), codecOf(rv.Type().Elem()))
 	if err == nil && d.ws(end) != len(data) {
 		err = errMismatch
@@ -173,14 +172,31 @@ func structFields(t reflect.Type, c *codec, made map[reflect.Type]*codec) bool {
 	return true
 }
 
-// decoder decodes one input; s is b as a string, sharing its memory.
+// decoder decodes one input, b.
 type decoder struct {
 	b             []byte
-	s             string
-	depth         int // of the arrays and objects open
+	strings       []byte // the unused part of the string chunk
+	depth         int    // of the arrays and objects open
 	slabs         []slab
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
+}
+
+// text returns b as a string, copied into the call's current string
+// chunk. A chunk holds the strings of many fields in one allocation and is
+// never written where a string already lies, so the strings stay as they
+// are; chunks are small (at most 16 KiB), so a string kept long after the
+// call keeps little else alive.
+func (d *decoder) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > cap(d.strings)-len(d.strings) {
+		d.strings = make([]byte, 0, max(len(b), min(2*cap(d.strings), 16<<10), 512))
+	}
+	start := len(d.strings)
+	d.strings = append(d.strings, b...)
+	return unsafe.String(&d.strings[start], len(b))
 }
 
 // takeSnowflakes returns n zero snowflakes from the call's slab, capped at n so
@@ -467,7 +483,7 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 			return 0, err
 		}
 		if inner := b[i+1 : end-1]; !escaped && utf8.Valid(inner) {
-			v.SetString(d.s[i+1 : end-1])
+			v.SetString(d.text(inner))
 			return end, nil
 		}
 		var s string
