@@ -57,7 +57,7 @@ func Decode(data []byte, v any) bool {
 	return true
 }
 
-// errMismatch makes Owned hand the whole input to encoding/json.
+// errMismatch makes Decode decline, so that encoding/json decodes the input.
 var errMismatch = errors.New("jsondec: input does not fit the value")
 
 type kind uint8
@@ -185,25 +185,27 @@ type decoder struct {
 // text returns b as a string, copied into the call's current string
 // chunk. A chunk holds the strings of many fields in one allocation and is
 // never written where a string already lies, so the strings stay as they
-// are; chunks are small (at most 16 KiB), so a string kept long after the
-// call keeps little else alive.
+// are; chunks are small (see slabBytes).
 func (d *decoder) text(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	if len(b) > cap(d.strings)-len(d.strings) {
-		d.strings = make([]byte, 0, max(len(b), min(2*cap(d.strings), 16<<10), 512))
+		d.strings = make([]byte, 0, max(len(b), min(2*cap(d.strings), slabBytes), 512))
 	}
 	start := len(d.strings)
 	d.strings = append(d.strings, b...)
 	return unsafe.String(&d.strings[start], len(b))
 }
 
+// slabBytes bounds the size of a slab or a string chunk.
+const slabBytes = 16 << 10
+
 // takeSnowflakes returns n zero snowflakes from the call's slab, capped at n so
 // that appending to them never reaches into a neighbour.
 func (d *decoder) takeSnowflakes(n int) []wire.Snowflake {
 	if len(d.snowflakes) < n {
-		d.snowflakeSlab = min(max(n, 2*d.snowflakeSlab, 16), max(n, 4096))
+		d.snowflakeSlab = min(max(n, 2*d.snowflakeSlab, 16), max(n, slabBytes/8))
 		d.snowflakes = make([]wire.Snowflake, d.snowflakeSlab)
 	}
 	s := d.snowflakes[:n:n]
@@ -219,7 +221,8 @@ type slab struct {
 }
 
 // alloc returns a pointer to a new zero value of type t, from t's slab.
-// Slabs grow 1, 2, 4, ... up to 1024 elements.
+// Slabs grow 1, 2, 4, ... elements up to about 16 KiB, so that a value kept
+// long after the call keeps little else alive.
 func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	i := 0
 	for i < len(d.slabs) && d.slabs[i].t != t {
@@ -232,7 +235,7 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	if !s.elems.IsValid() || s.next == s.elems.Len() {
 		n := 1
 		if s.elems.IsValid() {
-			n = min(2*s.elems.Len(), 1024)
+			n = min(2*s.elems.Len(), max(1, slabBytes/int(max(t.Size(), 1))))
 		}
 		// An array, not a slice: one allocation, no slice header beside it.
 		s.elems, s.next = reflect.New(reflect.ArrayOf(n, t)).Elem(), 0
