@@ -140,8 +140,7 @@ func kindOf(t reflect.Type) kind {
 		return kindList
 	case typeComponent:
 		return kindComponent
-	}
-	if t == typeSpacing {
+	case typeSpacing:
 		return kindSpacing
 	}
 	switch t.Kind() {

@@ -196,7 +196,7 @@ func (k Kept) Merge(b []byte) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(b)+len(add))
 	out = append(out, b[:end]...)
-	if bytes.TrimSpace(out)[len(bytes.TrimSpace(out))-1] == '{' {
+	if trimmed := bytes.TrimSpace(out); trimmed[len(trimmed)-1] == '{' {
 		add = add[1:] // the object was empty: no comma before the first
 	}
 	out = append(out, add...)
