@@ -121,6 +121,9 @@ type Client struct {
 	Roles    *RoleService    // roles
 	Invites  *InviteService  // invites and their target users
 	Webhooks *WebhookService // webhooks and webhook messages
+	// Interactions answers interactions: callback, original response,
+	// follow-ups. No credential is needed for them.
+	Interactions *InteractionService
 }
 
 // service is the one struct every service type is made from.
@@ -325,6 +328,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Roles = (*RoleService)(&s)
 	c.Invites = (*InviteService)(&s)
 	c.Webhooks = (*WebhookService)(&s)
+	c.Interactions = (*InteractionService)(&s)
 	return c, nil
 }
 

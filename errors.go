@@ -35,6 +35,16 @@ var (
 	// that could ban none of the users: error code [CodeFailedToBanUsers]
 	// (500000, "failed to ban users").
 	ErrBulkBanFailed = errors.New("guildkit: failed to ban users")
+
+	// ErrUnknownInteraction matches an answer to an interaction that is
+	// unknown or expired: error code [CodeUnknownInteraction] (10062),
+	// answered when the initial response comes after the 3 seconds or a
+	// follow-up after the token's 15 minutes.
+	ErrUnknownInteraction = errors.New("guildkit: unknown interaction")
+	// ErrInteractionAcknowledged matches a second initial response to an
+	// interaction: error code [CodeInteractionAcknowledged] (40060), from
+	// the service or found before sending by package interactions.
+	ErrInteractionAcknowledged = errors.New("guildkit: interaction has already been acknowledged")
 )
 
 // ErrorCode is the interface's numeric error code, carried in the "code" field
@@ -56,15 +66,19 @@ const (
 	CodeUnknownUser          ErrorCode = 10013
 	CodeUnknownWebhook       ErrorCode = 10015
 	CodeUnknownBan           ErrorCode = 10026
+	CodeUnknownInteraction   ErrorCode = 10062
 	CodeMaximumReached       ErrorCode = 30000
 	CodeUnauthorized         ErrorCode = 40001
 	CodeTargetUserNotInVoice ErrorCode = 40032
-	CodeMissingAccess        ErrorCode = 50001
-	CodeMissingPermissions   ErrorCode = 50013
-	CodeInvalidWebhookToken  ErrorCode = 50027
-	CodeInvalidFormBody      ErrorCode = 50035
-	CodeInvalidRequest       ErrorCode = 50109
-	CodeFailedToBanUsers     ErrorCode = 500000
+	// CodeInteractionAcknowledged: the interaction already has its initial
+	// response (the reference platform's 40060).
+	CodeInteractionAcknowledged ErrorCode = 40060
+	CodeMissingAccess           ErrorCode = 50001
+	CodeMissingPermissions      ErrorCode = 50013
+	CodeInvalidWebhookToken     ErrorCode = 50027
+	CodeInvalidFormBody         ErrorCode = 50035
+	CodeInvalidRequest          ErrorCode = 50109
+	CodeFailedToBanUsers        ErrorCode = 500000
 )
 
 // FieldError is one problem with one field, with its path ("roles[0]",
@@ -157,7 +171,8 @@ func (e *APIError) Error() string {
 
 // Is matches the sentinel for the status: [ErrBadRequest], [ErrUnauthorized],
 // [ErrForbidden], [ErrNotFound], [ErrRateLimited] or [ErrServer]; and
-// [ErrBulkBanFailed] by its code.
+// [ErrBulkBanFailed], [ErrUnknownInteraction] and
+// [ErrInteractionAcknowledged] by their codes.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
@@ -174,6 +189,10 @@ func (e *APIError) Is(target error) bool {
 		return e.Status >= 500
 	case ErrBulkBanFailed:
 		return e.Code == CodeFailedToBanUsers
+	case ErrUnknownInteraction:
+		return e.Code == CodeUnknownInteraction
+	case ErrInteractionAcknowledged:
+		return e.Code == CodeInteractionAcknowledged
 	}
 	return false
 }

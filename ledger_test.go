@@ -25,7 +25,19 @@ type operation struct{ name, method, route string }
 
 func readOperations(t *testing.T) []operation {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "operations.txt"))
+	return readOperationsFile(t, "operations.txt")
+}
+
+// readInteractionOperations reads testdata/interaction_operations.txt: the
+// routes of spec/interactions.md.
+func readInteractionOperations(t *testing.T) []operation {
+	t.Helper()
+	return readOperationsFile(t, "interaction_operations.txt")
+}
+
+func readOperationsFile(t *testing.T, name string) []operation {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	defer f.Close()
 	var ops []operation
@@ -111,6 +123,9 @@ func TestOperationLedger(t *testing.T) {
 	t.Parallel()
 	ops := readOperations(t)
 	require.Len(t, ops, 65, "the two documents list 65 operations")
+	interactionOps := readInteractionOperations(t)
+	require.Len(t, interactionOps, 8, "interactions.md lists 8 routes")
+	ops = append(ops, interactionOps...)
 	claimed := readSpecLines(t)
 	known := map[string]operation{}
 	for _, op := range ops {

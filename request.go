@@ -227,7 +227,8 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		c:          c,
 		secrets:    secrets,
 		replayable: replayable,
-		rl:         ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry},
+		rl: ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry,
+			NoGlobal: isInteractionRoute(r.route)},
 	}
 	if c.observer != nil {
 		ctx, st.ob = c.startObservation(ctx, r, u, st.rl.Major, secrets)
@@ -496,13 +497,15 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 
 // majorParam returns the route's major parameter, which, with the route,
 // picks its rate-limit bucket: the guild id of /guilds/{guild.id}/...
-// routes, the channel id of /channels/{channel.id}/..., and the webhook id
+// routes, the channel id of /channels/{channel.id}/..., the webhook id
 // and token of /webhooks/{webhook.id}/{webhook.token}/... (the id alone
-// without a token). path is the expanded route.
+// without a token), and the id and token of an interaction's routes. path is the expanded route.
 func majorParam(route, path string) string {
 	n := 0
 	switch {
-	case hasRoutePrefix(route, "/webhooks/{webhook.id}/{webhook.token}"):
+	case hasRoutePrefix(route, "/webhooks/{webhook.id}/{webhook.token}"),
+		hasRoutePrefix(route, "/webhooks/{application.id}/{interaction.token}"),
+		hasRoutePrefix(route, "/interactions/{interaction.id}/{interaction.token}"):
 		n = 2
 	case hasRoutePrefix(route, "/guilds/{guild.id}"), hasRoutePrefix(route, "/channels/{channel.id}"),
 		hasRoutePrefix(route, "/webhooks/{webhook.id}"):
@@ -529,6 +532,13 @@ func majorParam(route, path string) string {
 		}
 	}
 	return rest[:end]
+}
+
+// isInteractionRoute reports whether route answers an interaction: the
+// reference platform does not count these against the global rate limit.
+func isInteractionRoute(route string) bool {
+	return hasRoutePrefix(route, "/interactions/{interaction.id}/{interaction.token}") ||
+		hasRoutePrefix(route, "/webhooks/{application.id}/{interaction.token}")
 }
 
 func hasRoutePrefix(route, prefix string) bool {

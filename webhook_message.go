@@ -321,14 +321,27 @@ func (p *WebhookMessageEditParams) validate(validation) error {
 //
 // Spec: "Edit Webhook Message" — PATCH /webhooks/{webhook.id}/{webhook.token}/messages/{message.id}
 func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, token string, messageID Snowflake, params *WebhookMessageEditParams, opts ...RequestOption) (*Message, error) {
+	r, err := s.c.editMessageRequest("/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}", []any{webhookID, token, messageID}, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	var m Message
+	if _, err := s.c.do(ctx, r, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// editMessageRequest checks params and builds the edit of a webhook's (or
+// an interaction's) message on route.
+func (c *Client) editMessageRequest(route string, path []any, params *WebhookMessageEditParams, opts []RequestOption) (*request, error) {
 	if params == nil {
 		params = &WebhookMessageEditParams{}
 	}
-	if err := params.validate(s.c.validation()); err != nil {
+	if err := params.validate(c.validation()); err != nil {
 		return nil, err
 	}
-	r := &request{method: http.MethodPatch, route: "/webhooks/{webhook.id}/{webhook.token}/messages/{message.id}",
-		path:  []any{webhookID, token, messageID},
+	r := &request{method: http.MethodPatch, route: route, path: path,
 		query: webhookQuery{ThreadID: params.ThreadID, WithComponents: params.WithComponents},
 		auth:  authNone, opts: opts}
 	r.body = params
@@ -344,11 +357,7 @@ func (s *WebhookService) EditMessage(ctx context.Context, webhookID Snowflake, t
 		}{params, atts}
 		r.parts = messageFileParts(params.Files)
 	}
-	var m Message
-	if _, err := s.c.do(ctx, r, &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return r, nil
 }
 
 // WebhookMessageDeleteParams is the query of [WebhookService.DeleteMessage].

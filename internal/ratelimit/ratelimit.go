@@ -36,6 +36,9 @@ type Request struct {
 	// NoWait makes a request that would have to wait for a bucket, the global
 	// pause or the global limiter fail at once with a [*WaitError] instead.
 	NoWait bool
+	// NoGlobal exempts the request from the global limit and the global
+	// pause (interaction routes); its bucket still applies.
+	NoGlobal bool
 
 	Waited time.Duration // total time this call waited in the transport
 	Bucket string        // the last X-RateLimit-Bucket seen for this call
@@ -197,6 +200,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			Token: t.token, Method: info.Method, Route: info.Route,
 			Major: majorKey(info.Route, info.Major), Global: t.global,
 		}
+		if info.NoGlobal {
+			info.res.Global = shared.GlobalLimit{}
+		}
 		info.ready = true
 	}
 	if err := t.acquire(ctx, info); err != nil {
@@ -213,7 +219,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // majorKey is the major parameter as the store keys it: a webhook token is
 // replaced by its hash.
 func majorKey(route, major string) string {
-	if !strings.HasPrefix(route, "/webhooks/{webhook.id}/{webhook.token}") {
+	if !strings.HasPrefix(route, "/webhooks/{webhook.id}/{webhook.token}") &&
+		!strings.HasPrefix(route, "/webhooks/{application.id}/{interaction.token}") &&
+		!strings.HasPrefix(route, "/interactions/{interaction.id}/{interaction.token}") {
 		return major
 	}
 	id, tok, ok := strings.Cut(major, "/")
@@ -241,7 +249,7 @@ func (t *Transport) acquire(ctx context.Context, info *Request) error {
 			return err
 		}
 	}
-	if t.burst == nil || t.burst.Allow() {
+	if t.burst == nil || info.NoGlobal || t.burst.Allow() {
 		return nil
 	}
 	r := t.burst.Reserve()
