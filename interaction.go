@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 )
 
 // The interface's documents say that button, select and modal interactions
@@ -300,8 +301,12 @@ type interactionFields Interaction
 // never fails the decoding. It keeps b in Raw.
 func (it *Interaction) UnmarshalJSON(b []byte) error {
 	var f interactionFields
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
+	if !jsondec.Decode(b, &f) {
+		// Not one value, or one that does not fit: encoding/json's
+		// verdict and its error.
+		if err := json.Unmarshal(b, &f); err != nil {
+			return err
+		}
 	}
 	*it = Interaction(f)
 	it.Raw = append(json.RawMessage(nil), b...)
