@@ -534,13 +534,7 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 // deliver signs and sends the interaction, waits for the answer and
 // returns the outcome.
 func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, error) {
-	s.endpoint.mu.Lock()
-	h, url := s.endpoint.handler, s.endpoint.url
-	if url != "" && s.endpoint.client == nil {
-		s.endpoint.client = &http.Client{Timeout: answerWindow, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	}
-	client := s.endpoint.client
-	s.endpoint.mu.Unlock()
+	h, url, client := s.endpoint.get()
 	if h == nil && url == "" {
 		s.mu.Lock()
 		delete(s.inter().byID, st.it.ID)
@@ -555,7 +549,7 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	s.mu.Lock()
 	store := s.inter()
 	store.deliveries = append(store.deliveries, Delivery{InteractionID: st.it.ID, Type: st.it.Type,
-		CustomID: st.it.CustomID(), UserID: st.userID})
+		CustomID: st.customID, UserID: st.userID})
 	if len(store.deliveries) > maxDeliveries {
 		store.deliveries = slices.Delete(store.deliveries, 0, len(store.deliveries)-maxDeliveries)
 		for _, other := range store.byID {
@@ -572,7 +566,7 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	realCtx, cancel := context.WithTimeout(ctx, answerWindow)
 	defer cancel()
 
-	status, header, answer, sendErr := s.send(realCtx, h, url, client, body)
+	status, header, answer, sendErr := s.send(realCtx, h, url, client, body, false)
 	s.mu.Lock()
 	if st.delivery > 0 {
 		store.deliveries[st.delivery-1].Status = status
@@ -606,6 +600,60 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	}
 }
 
+// get returns where to deliver, and the client for a URL.
+func (e *interactionEndpoint) get() (http.Handler, string, *http.Client) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.url != "" && e.client == nil {
+		e.client = &http.Client{Timeout: answerWindow, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	return e.handler, e.url, e.client
+}
+
+// CheckInteractionsEndpoint checks the application's endpoint as the
+// reference platform does when the endpoint URL is saved (and from time to
+// time after): a signed PING must be answered 200 with {"type": 1} (PONG),
+// and a PING whose signature does not match its body must be answered
+// 401. It returns an error saying what failed, or nil; each request is
+// bounded to 3 seconds of real time.
+func (s *Server) CheckInteractionsEndpoint(ctx context.Context) error {
+	h, url, client := s.endpoint.get()
+	if h == nil && url == "" {
+		return ErrNoInteractionsEndpoint
+	}
+	s.mu.Lock()
+	ping := map[string]any{"id": s.newID(), "application_id": s.app.id, "type": guildkit.InteractionTypePing,
+		"token": randomToken(), "version": 1, "app_permissions": "0", "entitlements": []any{},
+		"authorizing_integration_owners": map[string]any{}, "attachment_size_limit": attachmentSizeLimit,
+		"user": s.userLocked(s.bot)}
+	s.mu.Unlock()
+	body, _ := json.Marshal(ping)
+	check := func(bad bool) (int, []byte, error) {
+		cctx, cancel := context.WithTimeout(ctx, answerWindow)
+		defer cancel()
+		status, _, answer, err := s.send(cctx, h, url, client, body, bad)
+		return status, answer, err
+	}
+	status, answer, err := check(false)
+	if err != nil {
+		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING got no answer: %s", describeSendError(err))
+	}
+	var pong struct {
+		Type *guildkit.InteractionResponseType `json:"type"`
+	}
+	if status != http.StatusOK || json.Unmarshal(answer, &pong) != nil || pong.Type == nil || *pong.Type != guildkit.InteractionResponsePong {
+		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING was answered %d %.100q, want 200 with {\"type\":1}", status, answer)
+	}
+	status, _, err = check(true)
+	if err != nil {
+		return fmt.Errorf("guildkittest: interactions endpoint: a PING with a bad signature got no answer: %s", describeSendError(err))
+	}
+	if status != http.StatusUnauthorized {
+		return fmt.Errorf("guildkittest: interactions endpoint: a PING with a bad signature was answered %d, want 401", status)
+	}
+	return nil
+}
+
 // errDeliveryTimeout is the in-process handler overrunning its 3 seconds.
 var errDeliveryTimeout = errors.New("the handler did not return within 3 seconds")
 
@@ -623,7 +671,9 @@ func describeSendError(err error) string {
 
 // send POSTs the signed body to the handler or the URL and returns the
 // answer (at most MaxUploadBody bytes).
-func (s *Server) send(ctx context.Context, h http.Handler, url string, client *http.Client, body []byte) (int, http.Header, []byte, error) {
+// With badSignature the signature is made over other bytes, as the
+// platform's endpoint checks do.
+func (s *Server) send(ctx context.Context, h http.Handler, url string, client *http.Client, body []byte, badSignature bool) (int, http.Header, []byte, error) {
 	target := url
 	if h != nil {
 		target = "http://interactions.guildkittest.invalid/interactions"
@@ -632,7 +682,11 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	s.signDelivery(req, body, s.Now())
+	signed := body
+	if badSignature {
+		signed = append([]byte("tampered"), body...)
+	}
+	s.signDelivery(req, signed, s.Now())
 	if h == nil {
 		resp, err := client.Do(req)
 		if err != nil {
