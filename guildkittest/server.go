@@ -228,11 +228,22 @@ func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
 	s.routes(api)
 	api.HandleFunc("/", s.allowHandler(api))
+	s.appMux.HandleFunc("/", s.allowHandler(s.appMux))
+	// /webhooks/{application.id}/{interaction.token}/... has the shape of
+	// the webhook-token routes: a path naming the application goes to the
+	// interaction routes (interaction_routes.go).
+	apiRoutes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.isApplicationWebhookPath(r.URL.Path) {
+			s.appMux.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 	root := http.NewServeMux()
-	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
+	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, apiRoutes))
 	root.Handle(ControlPrefix, s.controlHandler())
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
-	root.Handle("/", api)
+	root.Handle("/", apiRoutes)
 	return root
 }
 
