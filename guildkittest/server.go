@@ -25,6 +25,20 @@
 // ([WithRequestLogSize], [WithEventLogSize]); the HTTP server has header,
 // idle and body timeouts ([WithHTTPTimeouts]).
 //
+// It plays the platform for interactions, following the reference
+// platform's v10 interactions API where the documents are silent: a user
+// clicks a button ([Server.Click]), chooses in a select ([Server.Select]) or
+// submits a modal ([Server.SubmitModal]) on a message the application sent
+// ([Server.AddApplicationMessage], or through [Server.ApplicationWebhook]);
+// the server delivers the signed interaction to the application's endpoint
+// ([Server.SetInteractionsHandler], [Server.SetInteractionsURL]), takes its
+// answer in the HTTP response or on the callback route, applies the
+// platform's rules (3 seconds for the initial answer, one answer, 15 minutes
+// for follow-ups) on its clock, and returns what the user saw
+// ([Outcome]). [Server.AfterFunc] makes the server a clock that
+// [Server.AdvanceClock] moves, so code with deadlines is tested without
+// sleeping.
+//
 // All methods are safe for concurrent use. Seeding methods panic on
 // impossible input (an unknown guild id, for example), as
 // httptest.NewRequest does: they are for test set-up.
