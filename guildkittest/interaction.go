@@ -305,7 +305,7 @@ type ModalValues map[string]any
 type Delivery struct {
 	InteractionID guildkit.Snowflake
 	Type          guildkit.InteractionType
-	CustomID      string // the component's or the modal's
+	CustomID      string // the component's or the modal's custom_id, or the command's name
 	UserID        guildkit.Snowflake
 	// Status is the HTTP status the endpoint answered the delivery with; 0
 	// when it did not answer (a timeout, a refused connection).

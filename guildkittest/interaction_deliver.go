@@ -50,6 +50,7 @@ type interactionStore struct {
 	byID       map[guildkit.Snowflake]*interactionState
 	byToken    map[string]*interactionState
 	deliveries []Delivery
+	commands   map[string]guildkit.Snowflake // command ids by name: interaction_command.go
 }
 
 // interactionState is one delivered interaction, guarded by s.mu.

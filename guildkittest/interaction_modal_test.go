@@ -233,3 +233,60 @@ func TestModalAnswers(t *testing.T) {
 	_, err = f.srv.SubmitModal(t.Context(), f.alice, m, guildkittest.ModalValues{"name": "y"})
 	require.ErrorIs(t, err, guildkittest.ErrRefused)
 }
+
+// TestRunCommand: a command's interaction, a modal opened from it (whose
+// submission carries no message and cannot update one), autocomplete.
+func TestRunCommand(t *testing.T) {
+	modal := guildkit.ModalResponse("ask", "Ask", components.NewLabel("Q", components.NewTextInput("q", components.TextInputShort)))
+	var submitAnswer *guildkit.InteractionResponse
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, it *guildkit.Interaction) {
+		switch it.Type {
+		case guildkit.InteractionTypeApplicationCommand:
+			reply(t, w, modal)
+		case guildkit.InteractionTypeAutocomplete:
+			o, _ := it.Command.Focused()
+			reply(t, w, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.String() + "1", Value: o.String() + "1"},
+				guildkit.CommandOptionChoice{Name: o.String() + "2", Value: o.String() + "2"}))
+		default:
+			reply(t, w, submitAnswer)
+		}
+	})
+	out, err := f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "ask", guildkit.CommandOption{Name: "topic", Type: guildkit.CommandOptionString, Value: json.RawMessage(`"go"`)})
+	require.NoError(t, err)
+	require.Equal(t, guildkittest.OutcomeModal, out.Kind, out.String())
+	it := f.app.last().it
+	require.NotNil(t, it.Command)
+	assert.Equal(t, "ask", it.Command.Name)
+	assert.Equal(t, guildkit.CommandTypeChatInput, it.Command.Type)
+	assert.NotZero(t, it.Command.ID)
+	topic, ok := it.Command.Option("topic")
+	require.True(t, ok)
+	assert.Equal(t, "go", topic.String())
+	assert.Nil(t, it.Message)
+
+	submitAnswer = guildkit.UpdateResponse(text("no message to update"))
+	sub, err := f.srv.SubmitModal(t.Context(), f.alice, out.Modal, guildkittest.ModalValues{"q": "why"})
+	require.NoError(t, err)
+	assert.Equal(t, guildkittest.OutcomeFailed, sub.Kind)
+	assert.Contains(t, sub.Failure, "not opened from a component")
+	assert.Nil(t, f.app.last().it.Message)
+	submitAnswer = guildkit.MessageResponse(text("Answered"))
+	sub, err = f.srv.SubmitModal(t.Context(), f.alice, out.Modal, guildkittest.ModalValues{"q": "why"})
+	require.NoError(t, err)
+	assert.Equal(t, "message: Answered", sub.String())
+
+	ac, err := f.srv.Autocomplete(t.Context(), f.alice, f.ch.ID, "ask",
+		guildkit.CommandOption{Name: "topic", Type: guildkit.CommandOptionString, Value: json.RawMessage(`"ru"`), Focused: true})
+	require.NoError(t, err)
+	assert.Equal(t, "autocomplete: 2 choices", ac.String())
+	assert.Equal(t, "ru1", ac.Response.Choices[0].Name)
+	assert.Equal(t, it.Command.ID, f.app.last().it.Command.ID, "a command keeps its id")
+
+	_, err = f.srv.Autocomplete(t.Context(), f.alice, f.ch.ID, "ask")
+	require.ErrorIs(t, err, guildkittest.ErrRefused)
+	_, err = f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "Not A Name")
+	require.ErrorIs(t, err, guildkittest.ErrRefused)
+	stranger := f.srv.AddUser(guildkit.User{}).ID
+	_, err = f.srv.RunCommand(t.Context(), stranger, f.ch.ID, "ask")
+	require.ErrorIs(t, err, guildkittest.ErrRefused)
+}
