@@ -56,6 +56,7 @@ type interactionStore struct {
 // interactionState is one delivered interaction, guarded by s.mu.
 type interactionState struct {
 	it          guildkit.Interaction // as delivered
+	body        []byte               // it, encoded
 	token       string
 	userID      guildkit.Snowflake
 	guildID     guildkit.Snowflake
@@ -524,7 +525,9 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 		AuthorizingIntegrationOwners: map[string]guildkit.Snowflake{"0": g.ID},
 		Context:                      guildkit.Some(guildkit.InteractionContextGuild), AttachmentSizeLimit: attachmentSizeLimit,
 	}
-	st := &interactionState{it: it, token: token, userID: userID, guildID: g.ID, channelID: ch.ID,
+	// Encoded now, under the lock: the message it carries is the server's.
+	body, _ := json.Marshal(it)
+	st := &interactionState{it: it, body: body, token: token, userID: userID, guildID: g.ID, channelID: ch.ID,
 		deliveredAt: now, answered: make(chan struct{})}
 	store := s.inter()
 	store.byID[it.ID] = st
@@ -543,10 +546,7 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 		s.mu.Unlock()
 		return nil, ErrNoInteractionsEndpoint
 	}
-	body, err := json.Marshal(st.it)
-	if err != nil {
-		return nil, fmt.Errorf("guildkittest: encoding the interaction: %w", err)
-	}
+	body := st.body
 	s.mu.Lock()
 	store := s.inter()
 	store.deliveries = append(store.deliveries, Delivery{InteractionID: st.it.ID, Type: st.it.Type,
