@@ -505,3 +505,53 @@ func TestClickContextCanceled(t *testing.T) {
 	assert.Contains(t, out.Failure, "the user went away")
 	assert.True(t, errors.Is(ctx.Err(), context.Canceled))
 }
+
+// TestInteractionRoutesHostileInput: whatever a sender puts in a request
+// to the interaction routes gets a 4xx, never a 5xx, and no answer shows
+// the token.
+func TestInteractionRoutesHostileInput(t *testing.T) {
+	var token guildkit.InteractionToken
+	var id guildkit.Snowflake
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, it *guildkit.Interaction) {
+		token, id = it.Token, it.ID
+		reply(t, w, guildkit.DeferredMessageResponse(false))
+	})
+	_, err := f.srv.Click(t.Context(), f.alice, f.msg.ID, "go")
+	require.NoError(t, err)
+	base := f.srv.BaseURL()
+	app := f.srv.Application().ID.String()
+	tok := string(token)
+	bodies := []struct{ contentType, body string }{
+		{"application/json", ""},
+		{"application/json", "null"},
+		{"application/json", "{"},
+		{"application/json", `{"type":"4"}`},
+		{"application/json", `{"content":` + strings.Repeat("[", 10000) + `}`},
+		{"application/json", `{"content":"x"} {"content":"y"}`},
+		{"application/json", `{"flags":"64","components":[{"type":999}]}`},
+		{"application/json", `{"components":{"type":1}}`},
+		{"multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{"},
+		{"multipart/form-data", "no boundary"},
+		{"text/plain", "hello"},
+	}
+	paths := []struct{ method, path string }{
+		{http.MethodPost, "/interactions/" + id.String() + "/" + tok + "/callback"},
+		{http.MethodPost, "/webhooks/" + app + "/" + tok},
+		{http.MethodPatch, "/webhooks/" + app + "/" + tok + "/messages/@original"},
+		{http.MethodPatch, "/webhooks/" + app + "/" + tok + "/messages/123"},
+		{http.MethodGet, "/webhooks/" + app + "/" + tok + "/messages/not-an-id"},
+		{http.MethodPut, "/webhooks/" + app + "/" + tok + "/messages/@original"},
+		{http.MethodGet, "/interactions/" + id.String() + "/" + tok + "/callback"},
+		{http.MethodPost, "/interactions/not-an-id/" + tok + "/callback"},
+	}
+	for _, p := range paths {
+		for _, b := range bodies {
+			status, body := rawDo(t, p.method, base+p.path, "", b.contentType, b.body)
+			assert.True(t, status >= 400 && status < 500, "%s %s %q: %d %s", p.method, p.path, b.body, status, body)
+			assert.NotContains(t, string(body), tok)
+		}
+	}
+	for _, r := range f.srv.Requests() {
+		assert.NotContains(t, r.Path, tok)
+	}
+}
