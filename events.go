@@ -25,6 +25,15 @@ const (
 	EventWebhooksUpdate          EventName = "WEBHOOKS_UPDATE"           // Create, Modify and Delete Webhook
 )
 
+// Events of messages, which the interface's documents do not list: the
+// in-memory server emits them for the messages interactions make, edit and
+// delete (the reference platform's names). They are not in [Events].
+const (
+	EventMessageCreate EventName = "MESSAGE_CREATE" // an answer or a follow-up that is not ephemeral
+	EventMessageUpdate EventName = "MESSAGE_UPDATE" // UPDATE_MESSAGE, an edit of an original response or follow-up
+	EventMessageDelete EventName = "MESSAGE_DELETE" // a deleted original response or follow-up
+)
+
 // Events lists every event name the interface's operations emit.
 var Events = []EventName{
 	EventGuildUpdate, EventChannelCreate, EventChannelUpdate, EventGuildMemberAdd,

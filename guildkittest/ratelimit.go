@@ -274,12 +274,12 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 	globalWait := time.Duration(0)
 	if d := l.inject.Swap(0); d > 0 {
 		globalWait = time.Duration(d)
-	} else if l.global != nil {
+	} else if l.global != nil && !globalExempt(route) {
 		globalWait = l.globalWait(now)
 	}
 	routeFull := win != nil && win.count >= rl.n
 	if globalWait == 0 && !routeFull {
-		if l.global != nil {
+		if l.global != nil && !globalExempt(route) {
 			l.takeGlobal(now)
 		}
 		if win != nil {

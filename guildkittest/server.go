@@ -25,6 +25,20 @@
 // ([WithRequestLogSize], [WithEventLogSize]); the HTTP server has header,
 // idle and body timeouts ([WithHTTPTimeouts]).
 //
+// It plays the platform for interactions, following the reference
+// platform's v10 interactions API where the documents are silent: a user
+// clicks a button ([Server.Click]), chooses in a select ([Server.Select]) or
+// submits a modal ([Server.SubmitModal]) on a message the application sent
+// ([Server.AddApplicationMessage], or through [Server.ApplicationWebhook]);
+// the server delivers the signed interaction to the application's endpoint
+// ([Server.SetInteractionsHandler], [Server.SetInteractionsURL]), takes its
+// answer in the HTTP response or on the callback route, applies the
+// platform's rules (3 seconds for the initial answer, one answer, 15 minutes
+// for follow-ups) on its clock, and returns what the user saw
+// ([Outcome]). [Server.AfterFunc] makes the server a clock that
+// [Server.AdvanceClock] moves, so code with deadlines is tested without
+// sleeping.
+//
 // All methods are safe for concurrent use. Seeding methods panic on
 // impossible input (an unknown guild id, for example), as
 // httptest.NewRequest does: they are for test set-up.
@@ -92,7 +106,13 @@ type Server struct {
 	feed        feed                // live subscribers: feed.go
 	adminToken  string              // the control API's token; "" when it needs none: control.go
 	closing     chan struct{}       // closed by Close, ending fault delays
-	closeOnce   sync.Once
+
+	app          application         // the application: interaction.go
+	interactions *interactionStore   // interactions delivered; made on first use: interaction.go
+	appMux       *http.ServeMux      // the interaction-token webhook routes: interaction_routes.go
+	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
+	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
+	closeOnce    sync.Once
 }
 
 // Event is a gateway event an operation emitted.
@@ -182,6 +202,7 @@ func newServer(opts []Option) *Server {
 	bot := s.AddUser(guildkit.User{Username: "guildkit-bot", Bot: true})
 	s.bot = bot.ID
 	s.botToken = s.NewToken(bot.ID)
+	s.initApplication()
 	return s
 }
 
@@ -199,6 +220,7 @@ func (s *Server) resetState() {
 	s.logMu.Unlock()
 	s.inv.events = nil
 	s.webhooks = nil
+	s.interactions = nil
 }
 
 // Reset empties the server, as if it had just started, keeping its options,
@@ -220,11 +242,22 @@ func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
 	s.routes(api)
 	api.HandleFunc("/", s.allowHandler(api))
+	s.appMux.HandleFunc("/", s.allowHandler(s.appMux))
+	// /webhooks/{application.id}/{interaction.token}/... has the shape of
+	// the webhook-token routes: a path naming the application goes to the
+	// interaction routes (interaction_routes.go).
+	apiRoutes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.isApplicationWebhookPath(r.URL.Path) {
+			s.appMux.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 	root := http.NewServeMux()
-	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
+	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, apiRoutes))
 	root.Handle(ControlPrefix, s.controlHandler())
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
-	root.Handle("/", api)
+	root.Handle("/", apiRoutes)
 	return root
 }
 
@@ -234,13 +267,20 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		s.feed.closeAll()
+		s.timers.close()
 	})
 	s.srv.Close()
 }
 
 // AdvanceClock moves the server's clock forward by d (timeouts, invite
-// expiry, incident actions and prune activity read it).
-func (s *Server) AdvanceClock(d time.Duration) { s.clockOffset.Add(int64(d)) }
+// expiry, incident actions, prune activity and the interaction deadlines
+// read it). The [Server.AfterFunc] functions the move makes due run before
+// AdvanceClock returns, in the order of their times, in the caller's
+// goroutine.
+func (s *Server) AdvanceClock(d time.Duration) {
+	s.clockOffset.Add(int64(d))
+	s.timers.fireDue(s.Now())
+}
 
 // Now returns the server's clock: [WithClock]'s, or time.Now, plus what
 // [Server.AdvanceClock] added.
@@ -404,7 +444,25 @@ type registrar func(pattern string, auth authKind, h func(*call), opts ...routeO
 // routes registers every route. Each resource adds its own in its file.
 func (s *Server) routes(m *http.ServeMux) {
 	s.routeSet = make(map[string]struct{})
-	reg := registrar(func(pattern string, auth authKind, h func(*call), opts ...routeOption) {
+	reg := s.registrarFor(m)
+	// Each resource registers its routes in its own file.
+	for _, register := range []func(registrar){
+		s.guildRoutes,
+		s.inviteRoutes,
+		s.memberRoutes,
+		s.channelRoutes,
+		s.webhookRoutes,
+		s.interactionRoutes,
+	} {
+		register(reg)
+	}
+	s.appMux = http.NewServeMux()
+	s.applicationWebhookRoutes(s.registrarFor(s.appMux))
+}
+
+// registrarFor returns the registrar that adds routes to m.
+func (s *Server) registrarFor(m *http.ServeMux) registrar {
+	return registrar(func(pattern string, auth authKind, h func(*call), opts ...routeOption) {
 		method, route, _ := strings.Cut(pattern, " ")
 		route = specRoute(route)
 		s.routeSet[method+" "+route] = struct{}{}
@@ -444,16 +502,6 @@ func (s *Server) routes(m *http.ServeMux) {
 			h(c)
 		})
 	})
-	// Each resource registers its routes in its own file.
-	for _, register := range []func(registrar){
-		s.guildRoutes,
-		s.inviteRoutes,
-		s.memberRoutes,
-		s.channelRoutes,
-		s.webhookRoutes,
-	} {
-		register(reg)
-	}
 }
 
 // record appends to the request log (a bounded ring, without Authorization
@@ -461,7 +509,7 @@ func (s *Server) routes(m *http.ServeMux) {
 // it may be called with or without s.mu held.
 func (s *Server) record(r *http.Request, route string, body []byte, status int) {
 	rec := Request{
-		Method: r.Method, Route: route, Path: r.URL.Path, Query: r.URL.Query(),
+		Method: r.Method, Route: route, Path: s.redactPath(r.URL.Path), Query: r.URL.Query(),
 		Header: redactedHeader(r.Header), Body: body, Status: status,
 	}
 	s.logMu.Lock()

@@ -32,6 +32,9 @@ type webhookEntry struct {
 type webhookMessage struct {
 	msg       guildkit.Message
 	webhookID guildkit.Snowflake
+	// visibleTo is the only user who sees an ephemeral interaction
+	// message; 0 when everyone does.
+	visibleTo guildkit.Snowflake
 }
 
 // WebhookThreadState is what the server tracks about a thread for webhook

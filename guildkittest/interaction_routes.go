@@ -1,0 +1,327 @@
+package guildkittest
+
+import (
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+// The interaction routes, the reference platform's: the callback, and the
+// original response and follow-ups under /webhooks/{application.id}/{interaction.token}.
+// They take no Authorization (the token in the path is the credential), and
+// the request log keeps their paths with the token replaced by
+// "[redacted]".
+
+const (
+	routeCallback = "/interactions/{interaction.id}/{interaction.token}/callback"
+	redactedToken = "[redacted]"
+)
+
+func (s *Server) interactionRoutes(reg registrar) {
+	reg("POST /interactions/{interaction_id}/{interaction_token}/callback", authNone, s.interactionCallback, streamBody(MaxUploadBody, readInteractionUpload))
+}
+
+// applicationWebhookRoutes registers the routes whose path names the
+// application where the webhook-token routes name a webhook.
+func (s *Server) applicationWebhookRoutes(reg registrar) {
+	upload := streamBody(MaxUploadBody, readInteractionUpload)
+	reg("GET /webhooks/{application_id}/{interaction_token}/messages/@original", authNone, s.getOriginalResponse)
+	reg("PATCH /webhooks/{application_id}/{interaction_token}/messages/@original", authNone, s.editOriginalResponse, upload)
+	reg("DELETE /webhooks/{application_id}/{interaction_token}/messages/@original", authNone, s.deleteOriginalResponse)
+	reg("POST /webhooks/{application_id}/{interaction_token}", authNone, s.createFollowup, upload)
+	reg("GET /webhooks/{application_id}/{interaction_token}/messages/{message_id}", authNone, s.getFollowup)
+	reg("PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}", authNone, s.editFollowup, upload)
+	reg("DELETE /webhooks/{application_id}/{interaction_token}/messages/{message_id}", authNone, s.deleteFollowup)
+}
+
+// isApplicationWebhookPath reports whether path is
+// /webhooks/{application.id}/... with the application's id.
+func (s *Server) isApplicationWebhookPath(path string) bool {
+	rest, ok := strings.CutPrefix(path, "/webhooks/"+s.app.id.String()+"/")
+	return ok && rest != ""
+}
+
+// globalExempt reports whether a route is outside the global rate limit:
+// the interaction routes, as on the reference platform.
+func globalExempt(route string) bool {
+	return strings.Contains(route, "{interaction.token}")
+}
+
+// redactPath replaces an interaction token in a logged path.
+func (s *Server) redactPath(path string) string {
+	prefix := ""
+	switch {
+	case strings.HasPrefix(path, "/interactions/"):
+		rest := path[len("/interactions/"):]
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			return path
+		}
+		prefix = path[:len("/interactions/")+i+1]
+	case s.isApplicationWebhookPath(path):
+		prefix = "/webhooks/" + s.app.id.String() + "/"
+	default:
+		return path
+	}
+	rest := path[len(prefix):]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return prefix + redactedToken + rest[i:]
+	}
+	return prefix + redactedToken
+}
+
+// interactionUpload is a callback or message body: its JSON payload and
+// its files.
+type interactionUpload struct {
+	payload []byte
+	files   []webhookFile
+	bad     string
+}
+
+// readInteractionUpload reads a JSON or multipart body before the lock.
+func readInteractionUpload(c *call) bool {
+	up := &interactionUpload{}
+	c.upload = up
+	ct := c.r.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(ct); mt == "" {
+		ct = "application/json"
+	}
+	up.payload, up.files, up.bad = readAnswerBody(ct, c.r.Body, MaxUploadBody)
+	if up.bad == "the body is too large" || up.bad == "the payload_json part is too large" {
+		c.error(http.StatusRequestEntityTooLarge, codeEntityTooLarge, "Request entity too large")
+		return false
+	}
+	if up.bad == "" && len(up.payload) <= maxLoggedBody && len(up.files) == 0 {
+		c.logBody = up.payload
+	}
+	return true
+}
+
+// uploaded returns the body, answering 400 when it was bad.
+func (c *call) uploaded() (*interactionUpload, bool) {
+	up, _ := c.upload.(*interactionUpload)
+	if up == nil || up.bad != "" {
+		msg := "Invalid body"
+		if up != nil {
+			msg = up.bad
+		}
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+		return nil, false
+	}
+	return up, true
+}
+
+func (c *call) answerFailure(f *answerFailure) {
+	if len(f.problems) > 0 {
+		c.formError(f.problems)
+		return
+	}
+	c.error(f.status, f.code, f.message)
+}
+
+// interactionCallback is Create Interaction Response: 404 Unknown
+// interaction (10062) for an unknown interaction, a wrong token or after
+// the 3 seconds; 400 (40060) for a second answer; 400 Invalid Form Body for
+// an answer the platform refuses; then 204, or 200 with the interaction
+// callback response when with_response is true.
+func (s *Server) interactionCallback(c *call) {
+	id, err := guildkit.ParseSnowflake(c.r.PathValue("interaction_id"))
+	st := s.inter().byToken[c.r.PathValue("interaction_token")]
+	if err != nil || st == nil || st.it.ID != id {
+		c.error(http.StatusNotFound, guildkit.CodeUnknownInteraction, "Unknown interaction")
+		return
+	}
+	up, ok := c.uploaded()
+	if !ok {
+		return
+	}
+	var resp guildkit.InteractionResponse
+	if msg := decodeJSON(up.payload, &resp); msg != "" {
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+		return
+	}
+	if f := s.applyAnswerLocked(st, &resp, up.files, true); f != nil {
+		c.answerFailure(f)
+		return
+	}
+	if c.r.URL.Query().Get("with_response") != "true" {
+		c.noContent()
+		return
+	}
+	out := st.result
+	cb := guildkit.InteractionCallback{ID: st.it.ID, Type: st.it.Type}
+	res := &guildkit.InteractionCallbackResource{Type: resp.Type}
+	if out.Message != nil && (resp.Type != guildkit.InteractionResponseDeferredUpdateMessage) {
+		cb.ResponseMessageID = guildkit.Some(out.Message.ID)
+		cb.ResponseMessageLoading = guildkit.Some(out.Message.Flags.Has(guildkit.MessageFlagLoading))
+		cb.ResponseMessageEphemeral = guildkit.Some(out.Ephemeral)
+		m := *out.Message
+		res.Message = &m
+	}
+	c.json(http.StatusOK, guildkit.InteractionCallbackResponse{Interaction: cb, Resource: res})
+}
+
+// byInteractionToken resolves {application_id} and {interaction_token} for
+// the original response and follow-ups: 404 Unknown Webhook (10015) for an
+// unknown token, an interaction not answered yet, one that failed, and
+// after the token's 15 minutes — what the reference platform answers for
+// a webhook token that no longer exists.
+func (c *call) byInteractionToken() (*interactionState, bool) {
+	st := c.s.inter().byToken[c.r.PathValue("interaction_token")]
+	if st == nil || st.result == nil || c.s.now().Sub(st.deliveredAt) > tokenLife || c.r.PathValue("application_id") != c.s.app.id.String() {
+		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
+		return nil, false
+	}
+	return st, true
+}
+
+// interactionMessage resolves a message of the interaction: the original
+// response (original true) or one of its follow-ups: 404 Unknown Message.
+func (c *call) interactionMessage(st *interactionState, original bool) (*webhookMessage, bool) {
+	id := st.originalID
+	if !original {
+		var ok bool
+		if id, ok = c.id("message_id", guildkit.CodeUnknownMessage, "Message"); !ok {
+			return nil, false
+		}
+		if id != st.originalID && !slices.Contains(st.followups, id) {
+			id = 0
+		}
+	}
+	wm, ok := c.s.wh().messages[id]
+	if id == 0 || !ok {
+		c.error(http.StatusNotFound, guildkit.CodeUnknownMessage, "Unknown Message")
+		return nil, false
+	}
+	return wm, true
+}
+
+func (s *Server) getOriginalResponse(c *call) { s.getInteractionMessage(c, true) }
+func (s *Server) getFollowup(c *call)         { s.getInteractionMessage(c, false) }
+
+func (s *Server) getInteractionMessage(c *call, original bool) {
+	st, ok := c.byInteractionToken()
+	if !ok {
+		return
+	}
+	wm, ok := c.interactionMessage(st, original)
+	if !ok {
+		return
+	}
+	c.json(http.StatusOK, copyWebhookMessage(wm.msg))
+}
+
+func (s *Server) deleteOriginalResponse(c *call) { s.deleteInteractionMessage(c, true) }
+func (s *Server) deleteFollowup(c *call)         { s.deleteInteractionMessage(c, false) }
+
+func (s *Server) deleteInteractionMessage(c *call, original bool) {
+	st, ok := c.byInteractionToken()
+	if !ok {
+		return
+	}
+	wm, ok := c.interactionMessage(st, original)
+	if !ok {
+		return
+	}
+	delete(s.wh().messages, wm.msg.ID)
+	if wm.visibleTo == 0 {
+		s.emit(guildkit.EventMessageDelete, st.guildID, guildkit.Message{ID: wm.msg.ID, ChannelID: wm.msg.ChannelID})
+	}
+	c.noContent()
+}
+
+// decodeMessageParams decodes a message body and checks it as the platform
+// checks a new message (isNew) or an edit; it answers 400 and returns
+// false on a problem.
+func (c *call) decodeMessageParams(up *interactionUpload, isNew bool) (*guildkit.InteractionMessageParams, bool) {
+	var p guildkit.InteractionMessageParams
+	if msg := decodeJSON(up.payload, &p); msg != "" {
+		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+		return nil, false
+	}
+	withFiles(&p, up.files)
+	t := guildkit.InteractionResponseUpdateMessage
+	if isNew {
+		t = guildkit.InteractionResponseChannelMessage
+	}
+	if err := (&guildkit.InteractionResponse{Type: t, Message: &p}).Validate(); err != nil {
+		problems := map[string]string{}
+		for k, v := range validationProblems(err) {
+			problems[strings.TrimPrefix(k, "data.")] = v
+		}
+		c.formError(problems)
+		return nil, false
+	}
+	return &p, true
+}
+
+func (s *Server) editOriginalResponse(c *call) { s.editInteractionMessage(c, true) }
+func (s *Server) editFollowup(c *call)         { s.editInteractionMessage(c, false) }
+
+func (s *Server) editInteractionMessage(c *call, original bool) {
+	st, ok := c.byInteractionToken()
+	if !ok {
+		return
+	}
+	wm, ok := c.interactionMessage(st, original)
+	if !ok {
+		return
+	}
+	up, ok := c.uploaded()
+	if !ok {
+		return
+	}
+	p, ok := c.decodeMessageParams(up, false)
+	if !ok {
+		return
+	}
+	if problems := s.editInteractionMessageLocked(wm, p, up.files); problems != nil {
+		c.formError(problems)
+		return
+	}
+	if original {
+		st.deferredPending = false
+	}
+	c.json(http.StatusOK, copyWebhookMessage(wm.msg))
+}
+
+// createFollowup is Create Followup Message: a new message of the
+// interaction (ephemeral with flag 64), or, right after a
+// DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, the edit of the loading message,
+// as the reference platform does.
+func (s *Server) createFollowup(c *call) {
+	st, ok := c.byInteractionToken()
+	if !ok {
+		return
+	}
+	up, ok := c.uploaded()
+	if !ok {
+		return
+	}
+	p, ok := c.decodeMessageParams(up, true)
+	if !ok {
+		return
+	}
+	if st.deferredPending {
+		if wm, exists := s.wh().messages[st.originalID]; exists {
+			edit := *p
+			edit.Flags = guildkit.Opt[guildkit.MessageFlags]{}
+			if f, ok := p.Flags.Get(); ok {
+				edit.Flags = guildkit.Some(f & webhookEditFlags)
+			}
+			if problems := s.editInteractionMessageLocked(wm, &edit, up.files); problems != nil {
+				c.formError(problems)
+				return
+			}
+			st.deferredPending = false
+			c.json(http.StatusOK, copyWebhookMessage(wm.msg))
+			return
+		}
+	}
+	m := s.newInteractionMessageLocked(st, p, up.files)
+	st.followups = append(st.followups, m.ID)
+	c.json(http.StatusOK, m)
+}
