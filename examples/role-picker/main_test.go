@@ -113,7 +113,7 @@ func TestServeAnswersWhateverArrives(t *testing.T) {
 	click := func(customID string) map[string]any {
 		return map[string]any{"id": "10", "application_id": "20", "type": 3, "token": "tok", "version": 1,
 			"guild_id": "999", "channel_id": "5",
-			"member": map[string]any{"user": map[string]any{"id": "7", "username": "ada"}, "roles": []string{}, "permissions": "0"},
+			"member":  map[string]any{"user": map[string]any{"id": "7", "username": "ada"}, "roles": []string{}, "permissions": "0"},
 			"message": map[string]any{"id": "30", "channel_id": "5", "components": []any{}},
 			"data":    map[string]any{"custom_id": customID, "component_type": 6, "values": []string{"1"}}}
 	}
