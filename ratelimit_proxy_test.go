@@ -170,7 +170,7 @@ func TestRateLimitEventKindString(t *testing.T) {
 	for k, want := range map[guildkit.RateLimitEventKind]string{
 		guildkit.RateLimitWait: "wait", guildkit.RateLimitHit: "hit",
 		guildkit.RateLimitStoreDown: "store-down", guildkit.RateLimitStoreUp: "store-up",
-		guildkit.RateLimitStoreError: "store-error",
+		guildkit.RateLimitStoreError:   "store-error",
 		guildkit.RateLimitEventKind(9): "RateLimitEventKind(9)",
 	} {
 		assert.Equal(t, want, k.String())
