@@ -85,9 +85,10 @@ const (
 	// RateLimitHit: the service answered 429. Most are retried: see
 	// [WithRetry].
 	RateLimitHit
-	// RateLimitStoreDown: the shared rate-limit store could not be reached,
-	// and the client keeps to a local share of the global rate until it
-	// answers again (Err says why). Told once per outage.
+	// RateLimitStoreDown: the shared rate-limit store is unavailable (it
+	// could not be reached, or refused for its own state), and the client
+	// keeps to a local share of the limits until it serves again (Err says
+	// why). Told once per outage.
 	RateLimitStoreDown
 	// RateLimitStoreUp: the shared store answers again after an outage.
 	RateLimitStoreUp
