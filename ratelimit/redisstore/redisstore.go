@@ -285,11 +285,17 @@ var stateReplies = []string{
 	"BUSY", "NOREPLICAS", "MISCONF", "MOVED", "ASK",
 }
 
+// storeError is an error of the store itself, found in a reply Redis gave.
+type storeError struct{ msg string }
+
+func (e *storeError) Error() string { return "redisstore: " + e.msg }
+
 // unavailable reports whether err means that Redis did not serve the call:
 // it could not be reached, or it refused for its own state. A script or
 // argument error, and the caller giving up, are not.
 func unavailable(ctx context.Context, err error) bool {
-	if err == nil || ctx.Err() != nil {
+	var se *storeError
+	if err == nil || ctx.Err() != nil || errors.As(err, &se) {
 		return false
 	}
 	var re redis.Error
@@ -523,7 +529,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 			return err
 		}
 		if len(v) != 8 {
-			return fmt.Errorf("redisstore: reserve: unexpected reply of %d values", len(v))
+			return &storeError{fmt.Sprintf("reserve: unexpected reply of %d values", len(v))}
 		}
 		taken, wait, global, pending := toInt(v[0]), toInt(v[1]), toInt(v[2]), toInt(v[3])
 		id, _ := v[4].(string)
@@ -547,7 +553,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 		}
 		return nil
 	}
-	return errors.New("redisstore: reserve: the route's bucket id kept changing")
+	return &storeError{"reserve: the route's bucket id kept changing"}
 }
 
 func toInt(v any) int64 {
@@ -726,7 +732,8 @@ func (s *Store) observeRedis(ctx context.Context, r *ratelimit.Reservation, tk r
 			return err
 		}
 		if len(v) != 2 {
-			return fmt.Errorf("redisstore: observe: unexpected reply of %d values", len(v))
+			s.giveCarry(r.Token, carry)
+			return &storeError{fmt.Sprintf("observe: unexpected reply of %d values", len(v))}
 		}
 		id, _ := v[1].(string)
 		if toInt(v[0]) == 2 {
@@ -740,7 +747,7 @@ func (s *Store) observeRedis(ctx context.Context, r *ratelimit.Reservation, tk r
 		return nil
 	}
 	s.giveCarry(r.Token, carry)
-	return errors.New("redisstore: observe: the route's bucket id kept changing")
+	return &storeError{"observe: the route's bucket id kept changing"}
 }
 
 func b2i(b bool) int {
