@@ -159,10 +159,13 @@
 //     [WithRateLimitStore]: the Redis store of the module
 //     github.com/seed012df1e9/guildkit/ratelimit/redisstore (one Lua script
 //     per step, the Redis server's clock, keys named by a hash of the token).
-//     When Redis cannot be reached a process keeps to a local share of the
-//     global rate (a quarter by default), says so once through the observer
-//     ([RateLimitStoreDown]) and the logger, and goes back to the store when
-//     it answers ([RateLimitStoreUp]).
+//     When Redis cannot be reached, or refuses for its own state (out of
+//     memory, a read-only replica), a process keeps to a local share of the
+//     global rate and of each bucket's limit (a quarter by default), says so
+//     once through the observer ([RateLimitStoreDown]) and the logger, and
+//     goes back to the store when it serves again ([RateLimitStoreUp]). A
+//     store that fails to record an answer is told of too
+//     ([RateLimitStoreError]), at most once every 10 seconds.
 //
 // [Client.InvalidRequests] tells how many invalid requests (401, 403, 429)
 // the token made in the last 10 minutes, as its store counted them.

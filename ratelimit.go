@@ -85,15 +85,20 @@ const (
 	// RateLimitHit: the service answered 429. Most are retried: see
 	// [WithRetry].
 	RateLimitHit
-	// RateLimitStoreDown: the shared rate-limit store could not be reached,
-	// and the client keeps to a local share of the global rate until it
-	// answers again (Err says why). Told once per outage.
+	// RateLimitStoreDown: the shared rate-limit store is unavailable (it
+	// could not be reached, or refused for its own state), and the client
+	// keeps to a local share of the limits until it serves again (Err says
+	// why). Told once per outage.
 	RateLimitStoreDown
 	// RateLimitStoreUp: the shared store answers again after an outage.
 	RateLimitStoreUp
+	// RateLimitStoreError: the store failed to record an answer or to give
+	// back a slot not used (Err says why). The call goes on; the store's
+	// expiry frees what it could not. Told at most once every 10 seconds.
+	RateLimitStoreError
 )
 
-// String returns "wait", "hit", "store-down" or "store-up".
+// String returns "wait", "hit", "store-down", "store-up" or "store-error".
 func (k RateLimitEventKind) String() string {
 	switch k {
 	case RateLimitWait:
@@ -104,6 +109,8 @@ func (k RateLimitEventKind) String() string {
 		return "store-down"
 	case RateLimitStoreUp:
 		return "store-up"
+	case RateLimitStoreError:
+		return "store-error"
 	}
 	return fmt.Sprintf("RateLimitEventKind(%d)", uint8(k))
 }
@@ -119,7 +126,8 @@ type RateLimitEvent struct {
 	// Wait is how long the request waited (RateLimitWait) or how long the
 	// service asked it to wait (RateLimitHit).
 	Wait time.Duration
-	// Err is why the store is unreachable (RateLimitStoreDown).
+	// Err is why the store is unavailable (RateLimitStoreDown) or why it
+	// failed (RateLimitStoreError).
 	Err error
 }
 
@@ -205,11 +213,16 @@ func (c *Client) withRateLimits(hc *http.Client, cfg rateLimitConfig) *http.Clie
 		case ratelimit.EventFallback:
 			kind = RateLimitStoreDown
 			c.logger.LogAttrs(context.Background(), slog.LevelWarn,
-				"guildkit: rate-limit store unreachable; keeping a local share of the global rate until it answers",
+				"guildkit: rate-limit store unavailable; keeping a local share of the limits until it serves again",
 				slog.String("error", errString(e.Err)))
 		case ratelimit.EventRecovered:
 			kind = RateLimitStoreUp
 			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "guildkit: rate-limit store answers again")
+		case ratelimit.EventStoreError:
+			kind = RateLimitStoreError
+			c.logger.LogAttrs(context.Background(), slog.LevelWarn,
+				"guildkit: rate-limit store failed to record an answer; told at most once every 10s",
+				slog.String("error", errString(e.Err)))
 		}
 		if f != nil {
 			// The bucket and scope are the server's text: the credential's

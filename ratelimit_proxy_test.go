@@ -1,7 +1,13 @@
 package guildkit_test
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
 	"net/http"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -164,8 +170,58 @@ func TestRateLimitEventKindString(t *testing.T) {
 	for k, want := range map[guildkit.RateLimitEventKind]string{
 		guildkit.RateLimitWait: "wait", guildkit.RateLimitHit: "hit",
 		guildkit.RateLimitStoreDown: "store-down", guildkit.RateLimitStoreUp: "store-up",
+		guildkit.RateLimitStoreError:   "store-error",
 		guildkit.RateLimitEventKind(9): "RateLimitEventKind(9)",
 	} {
 		assert.Equal(t, want, k.String())
 	}
+}
+
+// failingStore is a MemoryStore whose Observe fails after doing its work,
+// as a shared store may when it cannot record an answer.
+type failingStore struct {
+	*ratelimit.MemoryStore
+	calls atomic.Int32
+}
+
+func (s *failingStore) Observe(ctx context.Context, r *ratelimit.Reservation, o *ratelimit.Observation) error {
+	s.calls.Add(1)
+	_ = s.MemoryStore.Observe(ctx, r, o)
+	return errors.New("store: cannot record the answer")
+}
+
+// TestStoreObserveErrorReported: a store failing to record answers does not
+// fail the calls; the client tells its observer and its logger, once for
+// many failures.
+func TestStoreObserveErrorReported(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{})
+	store := &failingStore{MemoryStore: ratelimit.NewMemoryStore(ratelimit.MemoryOptions{})}
+	var mu sync.Mutex
+	var got []guildkit.RateLimitEvent
+	var logs bytes.Buffer
+	c := srv.Client(guildkit.WithRateLimitStore(store),
+		guildkit.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		guildkit.WithRateLimitObserver(func(e guildkit.RateLimitEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			if e.Kind == guildkit.RateLimitStoreError {
+				got = append(got, e)
+			}
+		}))
+	for range 5 {
+		_, err := c.Guilds.Get(context.Background(), g.ID, nil)
+		require.NoError(t, err, "the answer is in: the call succeeds")
+	}
+	assert.Equal(t, int32(5), store.calls.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, got, 1, "told once for five failures")
+	assert.EqualError(t, got[0].Err, "store: cannot record the answer")
+	assert.Equal(t, "GET", got[0].Method)
+	assert.Equal(t, "/guilds/{guild.id}", got[0].Route)
+	assert.Equal(t, 1, strings.Count(logs.String(), "rate-limit store failed to record an answer"), logs.String())
+	assert.Contains(t, logs.String(), "cannot record the answer")
+	assert.NotContains(t, logs.String(), srv.Token())
 }

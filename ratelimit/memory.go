@@ -15,6 +15,7 @@ import (
 type MemoryStore struct {
 	idleTTL  time.Duration
 	claimTTL time.Duration
+	share    float64 // BucketShare; 0: the whole limit
 
 	mu        sync.Mutex
 	routes    map[routeKey]string   // token + route → bucket id learned from X-RateLimit-Bucket
@@ -31,6 +32,12 @@ type MemoryOptions struct {
 	// ClaimTTL is how long a discovery claim holds without an answer;
 	// DefaultClaimTTL when 0.
 	ClaimTTL time.Duration
+	// BucketShare, between 0 and 1, keeps every bucket to that share of its
+	// limit in each of its windows, and at least one request: the
+	// store stands in for a shared one, for one of several processes cut
+	// off from it at once, so that together they still keep each bucket's
+	// limit. 0 (or 1) allows the whole limit.
+	BucketShare float64
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -38,6 +45,7 @@ func NewMemoryStore(o MemoryOptions) *MemoryStore {
 	m := &MemoryStore{
 		idleTTL:  o.IdleTTL,
 		claimTTL: o.ClaimTTL,
+		share:    o.BucketShare,
 		routes:   make(map[routeKey]string),
 		buckets:  make(map[bucketKey]*bucket),
 		tokens:   make(map[string]*tokenState),
@@ -47,6 +55,9 @@ func NewMemoryStore(o MemoryOptions) *MemoryStore {
 	}
 	if m.claimTTL <= 0 {
 		m.claimTTL = DefaultClaimTTL
+	}
+	if !(m.share > 0 && m.share < 1) {
+		m.share = 0
 	}
 	return m
 }
@@ -179,6 +190,7 @@ type bucket struct {
 	gen        int64     // counts windows, so a late answer from an old one is not applied to the new
 	inflight   int       // reserved and not yet answered
 	cur        int       // of those, reserved in the current window
+	sent       int       // reserved in the current window, answered or not (for BucketShare)
 	claimUntil time.Time // while undiscovered: when the discovery claim lapses
 	lastUsed   time.Time
 	wake       chan struct{} // closed when the state changes; nil when nobody waits
@@ -207,8 +219,8 @@ const pollInterval = 250 * time.Millisecond
 
 // check returns 0 when a slot is free, or how long to wait (pending: for
 // another request's answer). It rolls an ended window over but takes
-// nothing. The caller holds m.mu.
-func (b *bucket) check(now time.Time) (wait time.Duration, pending bool) {
+// nothing. share is the store's BucketShare. The caller holds m.mu.
+func (b *bucket) check(now time.Time, share float64) (wait time.Duration, pending bool) {
 	b.lastUsed = now
 	switch {
 	case !b.discovered:
@@ -226,16 +238,22 @@ func (b *bucket) check(now time.Time) (wait time.Duration, pending bool) {
 			// first answer in it.
 			b.remaining = max(b.limit-b.cur, 0)
 			b.cur = 0
+			b.sent = 0
 			b.resetAt = time.Time{}
 			b.gen++
 		}
-		if b.remaining <= 0 && b.resetAt.IsZero() && b.inflight == 0 {
+		// With a BucketShare, the window also ends for this store when it
+		// has sent its share.
+		full := b.remaining <= 0 || (share > 0 && b.sent >= max(1, int(float64(b.limit)*share)))
+		if full && b.resetAt.IsZero() && b.inflight == 0 {
 			// Used up, with no end known and no answer to come (the answers
 			// carried no usable headers): start over rather than wait forever.
 			b.remaining = max(b.limit, 1)
+			b.sent = 0
 			b.gen++
+			full = false
 		}
-		if b.remaining <= 0 {
+		if full {
 			if b.resetAt.IsZero() {
 				return pollInterval, true
 			}
@@ -254,6 +272,7 @@ func (b *bucket) take(now time.Time, claimTTL time.Duration) (claim bool) {
 		b.remaining--
 		b.cur++
 	}
+	b.sent++
 	b.inflight++
 	return claim
 }
@@ -313,7 +332,7 @@ func (m *MemoryStore) Reserve(_ context.Context, r *Reservation) error {
 		if b.id != "" {
 			r.Bucket = b.id
 		}
-		if wait, pending := b.check(now); wait > 0 {
+		if wait, pending := b.check(now, m.share); wait > 0 {
 			r.Wait, r.Pending, r.Wake = wait, pending, b.waitChan()
 			return nil
 		}
@@ -344,6 +363,9 @@ func (m *MemoryStore) Release(_ context.Context, r *Reservation) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b.inflight--
+	if tk.Gen == b.gen {
+		b.sent = max(b.sent-1, 0)
+	}
 	if tk.Gen == b.gen && b.discovered && !b.unlimited && !tk.Claim {
 		b.remaining++
 		b.cur = max(b.cur-1, 0)
@@ -387,6 +409,9 @@ func (m *MemoryStore) Observe(_ context.Context, r *Reservation, o *Observation)
 	if o.Status == 0 {
 		// No answer: give the slot back unless the window moved on. A
 		// request that did reach the service costs at most one 429.
+		if tk.Gen == b.gen {
+			b.sent = max(b.sent-1, 0)
+		}
 		if tk.Gen == b.gen && b.discovered && !b.unlimited && !tk.Claim {
 			b.remaining++
 		}

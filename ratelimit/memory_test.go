@@ -80,3 +80,61 @@ func TestMemoryStoreConformance(t *testing.T) {
 		return ratelimit.NewMemoryStore(ratelimit.MemoryOptions{ClaimTTL: cfg.ClaimTTL})
 	})
 }
+
+// TestMemoryBucketShare: with a BucketShare, a bucket admits at most that
+// share of its limit in each window (at least one), whatever the answers
+// say is left, and a slot given back counts no more.
+func TestMemoryBucketShare(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	for _, tc := range []struct {
+		limit int
+		share float64
+		want  int // sends per window
+	}{
+		{8, 0.25, 2}, {5, 0.25, 1}, {1, 0.25, 1}, {9, 0.5, 4}, {4, 0, 4},
+	} {
+		m := ratelimit.NewMemoryStore(ratelimit.MemoryOptions{BucketShare: tc.share})
+		res := func() *ratelimit.Reservation {
+			return &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: "1"}
+		}
+		// The discovery claim is the first send of the first window.
+		r := res()
+		require.NoError(t, m.Reserve(ctx, r))
+		require.True(t, r.Ticket.Claim)
+		require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - 1, ResetAfter: 200 * time.Millisecond, HasReset: true}))
+		sent := 1
+		for range tc.limit {
+			r := res()
+			require.NoError(t, m.Reserve(ctx, r))
+			if r.Wait > 0 {
+				assert.False(t, r.Pending)
+				assert.LessOrEqual(t, r.Wait, 200*time.Millisecond, "waits for the window's end")
+				break
+			}
+			sent++
+			require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - sent, ResetAfter: 150 * time.Millisecond, HasReset: true}))
+		}
+		assert.Equal(t, tc.want, sent, "limit %d, share %v: first window", tc.limit, tc.share)
+
+		time.Sleep(210 * time.Millisecond)
+		// A new window: the share again; a released slot is free again.
+		r = res()
+		require.NoError(t, m.Reserve(ctx, r))
+		require.Zero(t, r.Wait)
+		require.NoError(t, m.Release(ctx, r))
+		var held []*ratelimit.Reservation
+		for range tc.limit + 1 {
+			r := res()
+			require.NoError(t, m.Reserve(ctx, r))
+			if r.Wait > 0 {
+				break
+			}
+			held = append(held, r)
+		}
+		assert.Len(t, held, tc.want, "limit %d, share %v: second window", tc.limit, tc.share)
+		for _, r := range held {
+			require.NoError(t, m.Release(ctx, r))
+		}
+	}
+}

@@ -84,7 +84,15 @@ const (
 	EventFallback
 	// EventRecovered: the shared store answers again.
 	EventRecovered
+	// EventStoreError: the store failed to record an answer or to give a
+	// slot back (Err says why). Reported at most once every
+	// [StoreErrorEvery].
+	EventStoreError
 )
+
+// StoreErrorEvery is the least time between two EventStoreError reports:
+// a store failing every call is told of, not a flood.
+const StoreErrorEvery = 10 * time.Second
 
 // Event is reported to [Config.Observe].
 type Event struct {
@@ -95,7 +103,7 @@ type Event struct {
 	Scope  string
 	Global bool
 	Wait   time.Duration
-	Err    error // for EventFallback
+	Err    error // for EventFallback and EventStoreError
 	// Call is the Request's Call, for the observer to know the call by.
 	Call any
 }
@@ -158,6 +166,8 @@ type Transport struct {
 	observe func(Event)
 
 	epoch atomic.Uint64 // the latest store epoch seen (see shared.Reservation.Epoch)
+	// nextStoreError is when a store error may be reported again (Unix ns).
+	nextStoreError atomic.Int64
 }
 
 // New returns a Transport.
@@ -256,7 +266,7 @@ func (t *Transport) acquire(ctx context.Context, info *Request) error {
 	if d := r.Delay(); d > 0 {
 		if err := t.sleep(ctx, info, d, nil, true, false); err != nil {
 			r.Cancel()
-			_ = t.store.Release(ctx, res)
+			t.storeFailed(info, t.store.Release(ctx, res))
 			return err
 		}
 	}
@@ -288,6 +298,21 @@ func (t *Transport) noteFallback(res *shared.Reservation) {
 		ev = Event{Kind: EventFallback, Err: res.FallbackErr}
 	}
 	t.observe(ev)
+}
+
+// storeFailed reports a store's error in recording an answer or giving a
+// slot back, at most once every StoreErrorEvery. The call goes on: the
+// answer is in, and the store's TTLs free what it could not.
+func (t *Transport) storeFailed(info *Request, err error) {
+	if err == nil || t.observe == nil {
+		return
+	}
+	now := time.Now().UnixNano()
+	next := t.nextStoreError.Load()
+	if now < next || !t.nextStoreError.CompareAndSwap(next, now+int64(StoreErrorEvery)) {
+		return
+	}
+	t.observe(Event{Kind: EventStoreError, Err: err, Method: info.Method, Route: info.Route, Bucket: info.Bucket, Call: info.Call})
 }
 
 // refuse returns a WaitError when a wait of d must not be made.
@@ -353,7 +378,7 @@ func (t *Transport) finish(ctx context.Context, info *Request, resp *http.Respon
 		}
 	}
 	// The answer is in: a store finishes this even when ctx is done.
-	_ = t.store.Observe(ctx, &info.res, o)
+	t.storeFailed(info, t.store.Observe(ctx, &info.res, o))
 	if o.Bucket != "" {
 		info.Bucket = o.Bucket
 	} else if info.res.Bucket != "" {

@@ -92,7 +92,7 @@ func TestFallbackAndRecovery(t *testing.T) {
 	}
 	assert.Error(t, store.Down())
 	assert.Equal(t, 1, ev.count(guildkit.RateLimitStoreDown), "said once")
-	assert.Equal(t, 1, strings.Count(logs.String(), "rate-limit store unreachable"), logs.String())
+	assert.Equal(t, 1, strings.Count(logs.String(), "rate-limit store unavailable"), logs.String())
 	assert.NotContains(t, logs.String(), srv.Token())
 
 	// While down, the global limit is a quarter: 2 of 8 in the window, once

@@ -50,6 +50,13 @@ type childOrders struct {
 	Workers  int
 	ClaimTTL time.Duration
 	Retry    time.Duration // the store's RetryInterval
+	// For, when set, replaces the numbered calls: every worker makes Get
+	// Guild calls until For has passed, the first two on Guilds[0] (one
+	// bucket all processes hammer), the others on the other guilds in turn.
+	For time.Duration
+	// DefaultClient gives the store a go-redis client with go-redis's
+	// default options instead of one that gives up at once.
+	DefaultClient bool
 	// UntilUp: when the scenario's calls end while the store is still in
 	// its fallback (Redis came back after the last call), go on with one
 	// Get Guild every 20 ms, for at most 10 s, until the store has said it
@@ -111,7 +118,11 @@ func runChild(raw string) int {
 	}
 	var rdb *redis.Client
 	if o.Redis != "" {
-		rdb = newClient(o.Redis)
+		if o.DefaultClient {
+			rdb = redis.NewClient(&redis.Options{Addr: o.Redis})
+		} else {
+			rdb = newClient(o.Redis)
+		}
 		opts = append(opts, guildkit.WithRateLimitStore(redisstore.New(rdb, redisstore.Options{
 			ClaimTTL: o.ClaimTTL, RetryInterval: o.Retry, PollInterval: 20 * time.Millisecond,
 		})))
@@ -154,11 +165,17 @@ func runChild(raw string) int {
 			}
 		}()
 	}
-	for k := range o.Calls {
-		jobs <- o.First + k*max(o.Stride, 1)
+	if o.For > 0 {
+		close(jobs)
+		wg.Wait()
+		hammer(c, o, goAt, &mu, &res)
+	} else {
+		for k := range o.Calls {
+			jobs <- o.First + k*max(o.Stride, 1)
+		}
+		close(jobs)
+		wg.Wait()
 	}
-	close(jobs)
-	wg.Wait()
 	if o.UntilUp && rdb != nil {
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 			mu.Lock()
@@ -188,6 +205,32 @@ func runChild(raw string) int {
 	out, _ := json.Marshal(res)
 	fmt.Println(resultPrefix + string(out))
 	return 0
+}
+
+// hammer is a child's calls under For.
+func hammer(c *guildkit.Client, o childOrders, goAt time.Time, mu *sync.Mutex, res *childResult) {
+	var wg sync.WaitGroup
+	for w := range max(o.Workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; time.Since(goAt) < o.For; k++ {
+				g := o.Guilds[0]
+				if w >= 2 && len(o.Guilds) > 1 {
+					g = o.Guilds[1+(w+k)%(len(o.Guilds)-1)]
+				}
+				_, err := c.Guilds.Get(context.Background(), g, nil)
+				mu.Lock()
+				if err != nil {
+					res.Errors = append(res.Errors, err.Error())
+				} else {
+					res.OK++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // child is a running child process.

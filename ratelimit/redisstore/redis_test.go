@@ -33,10 +33,11 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 // redisServer is a redis-server the test started: on a free loopback port,
 // with persistence off, stopped when the test ends.
 type redisServer struct {
-	bin  string
-	port int
-	dir  string
-	cmd  *exec.Cmd
+	bin   string
+	port  int
+	dir   string
+	extra []string // more arguments for redis-server
+	cmd   *exec.Cmd
 }
 
 // startRedis starts a redis-server for t. Without the program it skips the
@@ -66,8 +67,9 @@ func (rs *redisServer) Addr() string { return "127.0.0.1:" + strconv.Itoa(rs.por
 // start starts the server (again, after stop) and waits until it answers.
 func (rs *redisServer) start(t testing.TB) {
 	t.Helper()
-	rs.cmd = exec.Command(rs.bin, "--port", strconv.Itoa(rs.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", rs.dir, "--protected-mode", "no", "--loglevel", "warning")
+	args := []string{"--port", strconv.Itoa(rs.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", rs.dir, "--protected-mode", "no", "--loglevel", "warning"}
+	rs.cmd = exec.Command(rs.bin, append(args, rs.extra...)...)
 	require.NoError(t, rs.cmd.Start())
 	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
 	defer c.Close()

@@ -4,15 +4,20 @@ import "github.com/redis/go-redis/v9"
 
 // The scripts: one per Store operation, each one atomic step in Redis. All
 // keys of a token start with "{gk:<token hash>}", so they share one hash
-// slot: a script may then build a bucket's key from the route's bucket id
-// (which it reads) and still run on one node of a cluster. Time is Redis's
-// TIME, never a client's clock. Every key they write has a TTL.
+// slot, and every key a script reads or writes is declared in KEYS, as
+// Redis's scripting rules ask (a Cluster routes a script by its keys, and
+// servers such as Dragonfly refuse undeclared ones); no key is empty. A
+// bucket's key depends on the bucket id the route is known by, which the
+// script reads: the client names the key it believes in, and the script
+// answers "ask again" with the id it found when they differ. Time is
+// Redis's TIME, never a client's clock. Every key they write has a TTL.
 //
 // A bucket is a hash: d (discovered), u (unlimited), l (limit), rem
 // (remaining), rst (the window's end, ms; 0 unknown), rp (rst is
 // provisional: a new window's end before its first answer), g (window
 // generation), cl (while undiscovered: when the discovery claim lapses, ms),
-// cur (slots taken in the current window and not yet answered).
+// cur (slots taken in the current window and not yet answered). The
+// invalid-request count is a hash of minute → count.
 
 // common is the head of every script: the time, and how to read a bucket.
 const common = `
@@ -36,31 +41,34 @@ end
 // reserveScript takes a slot in the bucket and the global window, both or
 // neither.
 //
-// KEYS: route key, pause key, global log key, global sequence key.
-// ARGV: prefix, route name ("" for none), major, global limit, global window
-// (µs), claim TTL (ms), idle TTL (ms), poll (ms).
-// Returns {taken, wait µs, global, pending, bucket id, claim, gen, bucket
-// key, global entry}.
+// KEYS: route key, pause key, global log key, global sequence key, bucket
+// key (named by the bucket id the client believes the route has, or by the
+// route when it believes none). For a request without a route the first
+// and last are any of the others: the script does not touch them.
+// ARGV: route (0/1), the id the bucket key names ("" for the route's key),
+// global limit, global window (µs), claim TTL (ms), idle TTL (ms), poll
+// (ms).
+// Returns {taken (1; 0 wait; 2 ask again with the bucket key of the id
+// returned), wait µs, global, pending, bucket id, claim, gen, global
+// entry}.
 var reserveScript = redis.NewScript(common + `
-local prefix, route, major = ARGV[1], ARGV[2], ARGV[3]
-local glimit, gwindow = tonumber(ARGV[4]), tonumber(ARGV[5])
-local claimTTL, idle, poll = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local route, guess = ARGV[1] == '1', ARGV[2]
+local glimit, gwindow = tonumber(ARGV[3]), tonumber(ARGV[4])
+local claimTTL, idle, poll = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local pause = num(redis.call('GET', KEYS[2]))
 if pause > now then
-  return {0, (pause - now) * 1000, 1, 0, '', 0, 0, '', 0}
+  return {0, (pause - now) * 1000, 1, 0, '', 0, 0, 0}
 end
-local id, bkey, b = '', '', nil
-if route ~= '' then
+local id, bkey, b = '', KEYS[5], nil
+if route then
   id = redis.call('GET', KEYS[1]) or ''
-  if id ~= '' then
-    bkey = prefix .. ':b:' .. id .. ':' .. major
-  else
-    bkey = prefix .. ':b:r:' .. route .. ':' .. major
+  if id ~= guess then
+    return {2, 0, 0, 0, id, 0, 0, 0}
   end
   b = load(bkey)
   if b.d ~= 1 then
     if b.cl > now then
-      return {0, math.min(poll, b.cl - now) * 1000, 0, 1, id, 0, 0, '', 0}
+      return {0, math.min(poll, b.cl - now) * 1000, 0, 1, id, 0, 0, 0}
     end
   elseif b.u ~= 1 then
     if b.rst > 0 and now >= b.rst then
@@ -79,9 +87,9 @@ if route ~= '' then
       if b.rp == 1 then
         -- Used up before the window's first answer: that answer tells its
         -- end, so look again soon.
-        return {0, math.max(math.min(poll, b.rst - now), 1) * 1000, 0, 1, id, 0, 0, '', 0}
+        return {0, math.max(math.min(poll, b.rst - now), 1) * 1000, 0, 1, id, 0, 0, 0}
       end
-      return {0, math.max(b.rst - now, 1) * 1000, 0, 0, id, 0, 0, '', 0}
+      return {0, math.max(b.rst - now, 1) * 1000, 0, 0, id, 0, 0, 0}
     end
   end
 end
@@ -90,7 +98,7 @@ if glimit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now_us - gwindow)
   if redis.call('ZCARD', KEYS[3]) >= glimit then
     local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
-    return {0, math.max(num(oldest[2]) + gwindow - now_us, 1), 1, 0, id, 0, 0, '', 0}
+    return {0, math.max(num(oldest[2]) + gwindow - now_us, 1), 1, 0, id, 0, 0, 0}
   end
   seq = redis.call('INCR', KEYS[4])
   redis.call('PEXPIRE', KEYS[4], idle)
@@ -108,7 +116,7 @@ if b ~= nil then
   end
   save(bkey, b, idle)
 end
-return {1, 0, 0, 0, id, claim, b and b.g or 0, bkey, seq}
+return {1, 0, 0, 0, id, claim, b and b.g or 0, seq}
 `)
 
 // releaseScript gives back a slot or claim not used.
@@ -129,21 +137,32 @@ return 1
 
 // observeScript merges an answer.
 //
-// KEYS: route key, pause key, bucket key of the ticket ("" when none held),
-// global log key.
-// ARGV: prefix, route name, major, status, limited (0/1), limit, remaining,
-// reset after (ms, -1 when absent), bucket id, retry after (ms), global
-// (0/1), scope, held (0/1), gen, claim (0/1), idle TTL (ms), global entry
-// (0: none), global margin (µs).
-// Returns the bucket id known for the route.
-var observeScript = redis.NewScript(common + `
-local prefix, route, major = ARGV[1], ARGV[2], ARGV[3]
-local status, limited, limit, remaining = tonumber(ARGV[4]), ARGV[5] == '1', tonumber(ARGV[6]), tonumber(ARGV[7])
-local resetAfter, bucket, retry = tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])
-local global, scope, held = ARGV[11] == '1', ARGV[12], ARGV[13] == '1'
-local gen, claim, idle = tonumber(ARGV[14]), ARGV[15] == '1', tonumber(ARGV[16])
-local slot, margin = ARGV[17], tonumber(ARGV[18])
+// KEYS: route key, pause key, bucket key (the ticket's when a bucket slot is
+// held; otherwise named as for reserveScript), global log key, invalid
+// count key, the bucket key under the answer's bucket id (the bucket key
+// again when the answer named none). For a request without a route the
+// bucket keys are any of the others: the script does not touch them.
+// ARGV: route (0/1), the id the bucket key names when no slot is held,
+// status, limited (0/1), limit, remaining, reset after (ms, -1 when absent),
+// bucket id, retry after (ms), global (0/1), scope, held (0/1: a bucket
+// slot), gen, claim (0/1), idle TTL (ms), global entry (0: none), global
+// margin (µs), invalid requests carried back from the fallback.
+// Returns {1, the bucket id known for the route}, or {2, id}: ask again
+// with the bucket key of that id.
+var observeScript = redis.NewScript(common + invalidCount + `
+local route, guess = ARGV[1] == '1', ARGV[2]
+local status, limited, limit, remaining = tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5]), tonumber(ARGV[6])
+local resetAfter, bucket, retry = tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9])
+local global, scope, held = ARGV[10] == '1', ARGV[11], ARGV[12] == '1'
+local gen, claim, idle = tonumber(ARGV[13]), ARGV[14] == '1', tonumber(ARGV[15])
+local slot, margin, carry = ARGV[16], tonumber(ARGV[17]), tonumber(ARGV[18])
 local tooMany = status == 429
+local bkey = KEYS[3]
+if not held and route and status ~= 0 then
+  -- Check the key before writing anything.
+  local id = redis.call('GET', KEYS[1]) or ''
+  if id ~= guess then return {2, id} end
+end
 if slot ~= '0' and status ~= 0 then
   -- The service counted the request by the time it answered: a send
   -- answered later than the margin keeps its place in the global window
@@ -153,27 +172,20 @@ if slot ~= '0' and status ~= 0 then
     redis.call('ZADD', KEYS[4], 'XX', now_us - margin, slot)
   end
 end
+local invalid = carry
 if status == 401 or status == 403 or (tooMany and scope ~= 'shared') then
-  local minute = math.floor(now / 60000)
-  local ik = prefix .. ':inv:' .. minute
-  redis.call('INCR', ik)
-  redis.call('PEXPIRE', ik, 660000)
+  invalid = invalid + 1
 end
+if invalid > 0 then addInvalid(KEYS[5], invalid) end
 if tooMany and global then
   local until_ = now + retry
   if until_ > num(redis.call('GET', KEYS[2])) then
     redis.call('SET', KEYS[2], until_, 'PX', math.max(retry, 1))
   end
 end
-local bkey = KEYS[3]
-if not held or bkey == '' then
-  if route == '' or status == 0 then return '' end
-  local id = redis.call('GET', KEYS[1]) or ''
-  if id ~= '' then
-    bkey = prefix .. ':b:' .. id .. ':' .. major
-  else
-    bkey = prefix .. ':b:r:' .. route .. ':' .. major
-  end
+if not route then return {1, ''} end
+if not held then
+  if status == 0 then return {1, ''} end
   claim = false
   gen = num(redis.call('HGET', bkey, 'g'))
 end
@@ -189,12 +201,12 @@ if status == 0 then
     b.rem = b.rem + 1
   end
   save(bkey, b, idle)
-  return ''
+  return {1, ''}
 end
 if claim and b.d ~= 1 then b.cl = 0 end
 if bucket ~= '' then
   redis.call('SET', KEYS[1], bucket, 'PX', idle)
-  local nkey = prefix .. ':b:' .. bucket .. ':' .. major
+  local nkey = KEYS[6]
   if nkey ~= bkey then
     -- Learned the bucket id: move the state under it, or, when another
     -- route already uses that bucket, take its state as the truth.
@@ -208,7 +220,7 @@ if bucket ~= '' then
 end
 if tooMany and (global or scope == 'shared') then
   save(bkey, b, idle)
-  return bucket
+  return {1, bucket}
 end
 local first = b.d ~= 1
 -- Another request's claim on the bucket under its id, taken while this one
@@ -226,18 +238,18 @@ if tooMany then
   local until_ = now + retry
   if b.rp == 1 or until_ > b.rst then b.rst = until_; b.rp = 0 end
   save(bkey, b, idle)
-  return bucket
+  return {1, bucket}
 end
 if not limited then
   if first then b.u = 1 end
   save(bkey, b, idle)
-  return bucket
+  return {1, bucket}
 end
 b.u = 0
 b.l = limit
 if gen ~= b.g and not first then
   save(bkey, b, idle)
-  return bucket
+  return {1, bucket}
 end
 if first then
   b.rem = math.max(remaining - otherClaim, 0)
@@ -251,16 +263,36 @@ elseif b.rst == 0 then
   b.rst = now + 1000
 end
 save(bkey, b, idle)
-return bucket
+return {1, bucket}
 `)
 
+// invalidCount is the head of the scripts that count invalid requests: a
+// hash of minute → count, kept 11 minutes past its last change, from which
+// minutes older than the window are dropped as counts are added.
+const invalidCount = `
+local function addInvalid(key, n)
+  local minute = math.floor(now / 60000)
+  redis.call('HINCRBY', key, minute, n)
+  local v = redis.call('HKEYS', key)
+  for _, m in ipairs(v) do
+    if tonumber(m) <= minute - 10 then redis.call('HDEL', key, m) end
+  end
+  redis.call('PEXPIRE', key, 660000)
+end
+`
+
 // invalidScript sums the token's invalid requests over the last 10
-// minutes. ARGV: prefix.
-var invalidScript = redis.NewScript(common + `
+// minutes, after adding those carried back from the fallback.
+//
+// KEYS: invalid count key. ARGV: invalid requests carried back.
+var invalidScript = redis.NewScript(common + invalidCount + `
+local carry = tonumber(ARGV[1])
+if carry > 0 then addInvalid(KEYS[1], carry) end
 local minute = math.floor(now / 60000)
+local v = redis.call('HGETALL', KEYS[1])
 local n = 0
-for i = 0, 9 do
-  n = n + num(redis.call('GET', ARGV[1] .. ':inv:' .. (minute - i)))
+for i = 1, #v, 2 do
+  if tonumber(v[i]) > minute - 10 then n = n + tonumber(v[i + 1]) end
 end
 return n
 `)

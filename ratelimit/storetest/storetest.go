@@ -1,7 +1,7 @@
 // Package storetest checks that a [ratelimit.Store] behaves as the package
 // ratelimit says: window roll-over, the merge of concurrent observations,
-// the discovery claim and its expiry, the global pause and limit, shared
-// 429s, the count of invalid requests, atomic reservations, and keys that
+// the discovery claim and its expiry, an answer not reserved for, the
+// global pause and limit, shared 429s, the count of invalid requests, atomic reservations, and keys that
 // name no token and all expire.
 //
 // A store's tests call [Run] with a function that makes a store:
@@ -70,6 +70,7 @@ func Run(t *testing.T, newStore func(t *testing.T, cfg Config) ratelimit.Store) 
 		{"LateAnswerFromOldWindow", testLateAnswer},
 		{"NoAnswerGivesSlotBack", testNoAnswer},
 		{"RoutesSharingABucket", testSharedBucket},
+		{"AnswerNotReservedFor", testUnreserved},
 		{"AtomicBucket", testAtomicBucket},
 		{"GlobalLimit", testGlobalLimit},
 		{"AtomicGlobal", testAtomicGlobal},
@@ -260,6 +261,24 @@ func testSharedBucket(t *testing.T, s ratelimit.Store, tok string) {
 	r = reserve(t, s, res(tok, a, "1"))
 	assert.Positive(t, r.Wait, "route a sees what route b used")
 	assert.Equal(t, "shared", r.Bucket)
+}
+
+func testUnreserved(t *testing.T, s ratelimit.Store, tok string) {
+	route := "/channels/{channel.id}/messages"
+	// An answer to a request the store did not reserve for (sent by a
+	// client that does not use it) still teaches it the bucket.
+	require.NoError(t, s.Observe(ctx, res(tok, route, "5"), &ratelimit.Observation{
+		Status: 200, Bucket: "u", Limited: true, Limit: 2, Remaining: 0, ResetAfter: 3 * time.Second, HasReset: true,
+	}))
+	r := reserve(t, s, res(tok, route, "5"))
+	assert.Positive(t, r.Wait, "used up, as the answer said")
+	assert.Greater(t, r.Wait, 2*time.Second, "until the answer's reset")
+	assert.False(t, r.Pending, "known: no discovery to wait for")
+	assert.Equal(t, "u", r.Bucket)
+	// Nor did it take a slot of another major parameter.
+	other := reserve(t, s, res(tok, route, "6"))
+	assert.Zero(t, other.Wait)
+	require.NoError(t, s.Release(ctx, other))
 }
 
 // race runs f on n goroutines at once and counts the reservations taken.
