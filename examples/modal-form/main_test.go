@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -16,32 +15,38 @@ import (
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
-// check compares the program's output with the expected one. The texts of
-// the validation paths and of the look-up error belong to the components
-// package; here they are checked by their codes and their meaning.
-func check(t *testing.T, out string, first string) {
+// checkDraft checks the validation lines every run starts with. The texts
+// of the paths belong to the components package; here they are checked by
+// their codes and their meaning.
+func checkDraft(t *testing.T, lines []string) {
 	t.Helper()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	require.Len(t, lines, 13, out)
-	assert.Equal(t, first, lines[0])
-	assert.Equal(t, "draft form: 3 problems", lines[1])
-	assert.Regexp(t, `^  \S*0\S* \(placement\)$`, lines[2], "the text input outside a label")
-	assert.Regexp(t, `^  \S*1\S*\.options \(length\)$`, lines[3], "one option in a radio group")
-	assert.Regexp(t, `^  \S*2\S*\.custom_id \(duplicate\)$`, lines[4], "summary used twice")
-	assert.Equal(t, `bug form: valid, 5 components
-posted the button (custom_id "open-bug-form") in 1 row(s)
-submission of "bug-report":
-  summary: "Crash when saving a file"
-  severity: "high" (picked: true)
-  platforms: linux, macos
-  file: crash.log (text/plain, 2048 bytes)`, strings.Join(lines[5:12], "\n"))
-	assert.Regexp(t, regexp.MustCompile(`^  reading severity as text: .*"severity".*Radio Group`), lines[12])
+	require.GreaterOrEqual(t, len(lines), 5)
+	assert.Equal(t, "draft form: 3 problems", lines[0])
+	assert.Regexp(t, `^  \S*0\S* \(placement\)$`, lines[1], "the text input outside a label")
+	assert.Regexp(t, `^  \S*1\S*\.options \(length\)$`, lines[2], "one option in a radio group")
+	assert.Regexp(t, `^  \S*2\S*\.custom_id \(duplicate\)$`, lines[3], "summary used twice")
+	assert.Equal(t, "bug form: valid, 5 components", lines[4])
 }
 
+// In memory the whole loop runs: the button opens the modal, a form the
+// platform's client would refuse is refused, and the submission is
+// answered with what the bot read, the uploaded file included.
 func TestModalFormInMemory(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }))
-	check(t, out.String(), "GUILDKIT_TOKEN is not set: running against the in-memory server")
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	checkDraft(t, lines)
+	assert.Equal(t, `GUILDKIT_TOKEN is not set: running against the in-memory server
+posted the button (custom_id "open-bug-form") in 1 row(s)
+ada clicks the button: modal "Report a bug" (bug-report)
+ada submits a 3-character summary: refused (true)
+ada submits the form: message
+the bot answers (ephemeral: true):
+Thanks, ada. We got:
+summary: "Crash when saving a file"
+severity: high
+platforms: linux, macos
+file: crash.log (text/plain, 1920 bytes)`, strings.Join(lines[5:], "\n"))
 }
 
 // The form the program builds holds every input the issue names, each in a
@@ -69,7 +74,10 @@ func TestModalFormWithToken(t *testing.T) {
 	env := map[string]string{"GUILDKIT_TOKEN": srv.Token(), "GUILDKIT_BASE_URL": srv.BaseURL(), "GUILDKIT_CHANNEL_ID": ch.ID.String()}
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, func(k string) string { return env[k] }))
-	check(t, "(no notice with a token)\n"+out.String(), "(no notice with a token)")
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	checkDraft(t, lines)
+	assert.Equal(t, []string{`posted the button (custom_id "open-bug-form") in 1 row(s)`,
+		"set GUILDKIT_PUBLIC_KEY to serve the interactions endpoint that answers the button"}, lines[5:])
 
 	var executed, deleted bool
 	for _, r := range srv.Requests() {
