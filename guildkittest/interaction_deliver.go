@@ -65,7 +65,12 @@ type interactionState struct {
 	customID    string
 	deliveredAt time.Time // the server's clock
 
-	answered   chan struct{} // closed on the initial answer
+	answered chan struct{} // closed on the initial answer
+	// settled is closed when the delivery is over (answered or failed): a
+	// REST call of the token that arrives while the HTTP answer is still
+	// on its way waits for it (see awaitInteractionSettled).
+	settled    chan struct{}
+	settleOnce sync.Once
 	answer     *guildkit.InteractionResponse
 	viaHTTP    bool
 	failed     string // why the interaction failed; "" while it has not
@@ -528,7 +533,7 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 	// Encoded now, under the lock: the message it carries is the server's.
 	body, _ := json.Marshal(it)
 	st := &interactionState{it: it, body: body, token: token, userID: userID, guildID: g.ID, channelID: ch.ID,
-		deliveredAt: now, answered: make(chan struct{})}
+		deliveredAt: now, answered: make(chan struct{}), settled: make(chan struct{})}
 	store := s.inter()
 	store.byID[it.ID] = st
 	store.byToken[token] = st
@@ -739,6 +744,7 @@ func (s *Server) signDelivery(req *http.Request, body []byte, at time.Time) {
 func (s *Server) finish(st *interactionState, reason string) *Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	st.settleOnce.Do(func() { close(st.settled) })
 	it := st.it
 	if st.result != nil {
 		out := *st.result
@@ -1129,4 +1135,30 @@ func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.In
 		s.emit(guildkit.EventMessageUpdate, gid, shaped(copyWebhookMessage(m)))
 	}
 	return nil
+}
+
+// awaitInteractionSettled holds a request on an interaction's token routes
+// until that interaction has its initial answer or its delivery is over:
+// an application that answers in the HTTP response and edits the original
+// response at once may reach the route before the server has read the
+// answer. It waits at most the
+// 3-second answer window, or until r's context ends.
+func (s *Server) awaitInteractionSettled(r *http.Request) {
+	s.mu.Lock()
+	var answered, settled chan struct{}
+	if st := s.inter().byToken[r.PathValue("interaction_token")]; st != nil {
+		answered, settled = st.answered, st.settled
+	}
+	s.mu.Unlock()
+	if settled == nil {
+		return
+	}
+	t := time.NewTimer(answerWindow)
+	defer t.Stop()
+	select {
+	case <-answered:
+	case <-settled:
+	case <-t.C:
+	case <-r.Context().Done():
+	}
 }

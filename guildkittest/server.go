@@ -486,6 +486,9 @@ func (s *Server) registrarFor(m *http.ServeMux) registrar {
 				s.record(r, route, c.logBody, c.status)
 				return
 			}
+			if strings.Contains(pattern, "/webhooks/{application_id}/{interaction_token}") {
+				s.awaitInteractionSettled(r)
+			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			// Recorded before the lock is released: Requests waits for
