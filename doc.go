@@ -186,6 +186,20 @@
 // logs a warning when such a base URL names another machine. SECURITY.md
 // says what is promised and how it is tested.
 //
+// # Interactions
+//
+// The platform delivers the clicks, select choices and modal submissions
+// of a bot's components (and its commands) as interactions. Package
+// interactions receives them at the bot's endpoint (signature checked,
+// routed by custom_id, answered once, deferred for it when slow); the
+// [Interaction] type holds one with its data decoded, [InteractionResponse]
+// is an answer (checked by [InteractionResponse.Validate] before it
+// leaves), and [InteractionService] answers over REST: the callback route,
+// the original response and follow-ups, which take no bot token and are
+// not held back by the global rate limit. The interface's documents only
+// say that these interactions are delivered; the rest follows the
+// reference platform's v10 interactions API.
+//
 // # Testing
 //
 // Package guildkittest is an in-memory implementation of the interface:
