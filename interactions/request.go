@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/wire"
 )
 
 // ErrDeferred is returned for a late answer that cannot follow the
@@ -62,12 +63,12 @@ func (r *Request) check(resp *guildkit.InteractionResponse) error {
 	}
 	if !resp.Type.Answers(r.Interaction.Type) {
 		v := &guildkit.ValidationError{}
-		v.Add("type", "not_allowed", "%s does not answer a %s interaction", resp.Type, r.Interaction.Type)
+		v.Add("type", wire.CodeNotAllowed, "%s does not answer a %s interaction", resp.Type, r.Interaction.Type)
 		return v
 	}
 	if resp.Type == guildkit.InteractionResponseUpdateMessage && r.Interaction.Message == nil {
 		v := &guildkit.ValidationError{}
-		v.Add("type", "not_allowed", "UPDATE_MESSAGE needs a message to update: this %s did not come from one", r.Interaction.Type)
+		v.Add("type", wire.CodeNotAllowed, "UPDATE_MESSAGE needs a message to update: this %s did not come from one", r.Interaction.Type)
 		return v
 	}
 	return nil
