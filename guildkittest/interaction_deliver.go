@@ -962,8 +962,8 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 		if !ok {
 			return &answerFailure{status: http.StatusNotFound, code: guildkit.CodeUnknownMessage, message: "Unknown Message"}
 		}
-		if problems := s.editInteractionMessageLocked(wm, resp.Message, files); problems != nil {
-			return formFail(problems)
+		if f := s.editInteractionMessageLocked(wm, resp.Message, files); f != nil {
+			return f
 		}
 		st.originalID = st.messageID
 		m := shaped(copyWebhookMessage(wm.msg))
@@ -1040,9 +1040,10 @@ func wireOpt[T any](o guildkit.Opt[T]) wire.Opt[T] { return o }
 // editInteractionMessageLocked edits a message of the application with p
 // (an UPDATE_MESSAGE answer, or an edit of the original response or of a
 // follow-up), emitting MESSAGE_UPDATE unless it is ephemeral. It returns
-// Invalid Form Body's problems, or nil. A loading message (a deferral)
+// the platform's refusal (Invalid Form Body, Cannot send an empty
+// message), or nil. A loading message (a deferral)
 // becomes the message: its LOADING flag goes, and it may take a poll.
-func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.InteractionMessageParams, files []webhookFile) map[string]string {
+func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.InteractionMessageParams, files []webhookFile) *answerFailure {
 	old := wm.msg
 	m := copyWebhookMessage(old)
 	loading := old.Flags.Has(guildkit.MessageFlagLoading)
@@ -1101,10 +1102,10 @@ func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.In
 		}
 	}
 	if len(problems) > 0 {
-		return problems
+		return &answerFailure{status: http.StatusBadRequest, code: guildkit.CodeInvalidFormBody, message: "Invalid Form Body", problems: problems}
 	}
 	if m.Content == "" && len(m.Embeds) == 0 && !webhookHasComponents(m.Components) && len(m.Attachments) == 0 && m.Poll == nil {
-		return map[string]string{"_": "Cannot send an empty message"}
+		return &answerFailure{status: http.StatusBadRequest, code: codeWebhookEmptyMessage, message: "Cannot send an empty message"}
 	}
 	if !p.Content.IsZero() || (v2 && p.Components != nil) {
 		if gs, _ := s.webhookChannel(m.ChannelID); gs != nil {
