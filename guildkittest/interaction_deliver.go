@@ -51,6 +51,7 @@ type interactionStore struct {
 	byToken    map[string]*interactionState
 	deliveries []Delivery
 	commands   map[string]guildkit.Snowflake // command ids by name: interaction_command.go
+	lastSweep  time.Time                     // when forgetExpiredLocked last looked
 }
 
 // interactionState is one delivered interaction, guarded by s.mu.
@@ -88,9 +89,14 @@ func (s *Server) inter() *interactionStore {
 	return s.interactions
 }
 
-// forgetExpiredLocked drops interactions whose token has expired.
+// forgetExpiredLocked drops interactions whose token has expired, looking
+// at most once a minute of the server's clock.
 func (s *Server) forgetExpiredLocked(now time.Time) {
 	st := s.inter()
+	if now.Sub(st.lastSweep) < time.Minute {
+		return
+	}
+	st.lastSweep = now
 	for id, it := range st.byID {
 		if now.Sub(it.deliveredAt) > tokenLife+time.Minute {
 			delete(st.byID, id)
