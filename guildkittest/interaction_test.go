@@ -418,3 +418,22 @@ func TestEveryAnswerType(t *testing.T) {
 		})
 	}
 }
+
+// TestApplicationWebhookMessagesAreClickable: a message the application
+// sends through its webhook carries usable components.
+func TestApplicationWebhookMessagesAreClickable(t *testing.T) {
+	f := newFixture(t, answerWith(t, guildkit.MessageResponse(text("ok"))))
+	hook := f.srv.ApplicationWebhook(f.ch.ID)
+	assert.Equal(t, hook.ID, f.srv.ApplicationWebhook(f.ch.ID).ID, "one per channel")
+	require.NotNil(t, hook.ApplicationID)
+	assert.Equal(t, f.srv.Application().ID, *hook.ApplicationID)
+	wc, err := guildkit.NewWebhookClientFromID(hook.ID, hook.Token, guildkit.WithBaseURL(f.srv.BaseURL()))
+	require.NoError(t, err)
+	m, err := wc.Execute(t.Context(), &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), ApplicationOwned: true,
+		Components: components.List{components.NewActionRow(components.DangerButton("del", "Delete"))}})
+	require.NoError(t, err)
+	out, err := f.srv.Click(t.Context(), f.alice, m.ID, "del")
+	require.NoError(t, err)
+	assert.Equal(t, "message: ok", out.String())
+	assert.Equal(t, m.ID, f.app.last().it.Message.ID)
+}
