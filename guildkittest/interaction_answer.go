@@ -241,7 +241,7 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 	case guildkit.InteractionResponseLaunchActivity:
 		out.Kind = OutcomeLaunchActivity
 	}
-	st.answer, st.viaHTTP, st.result = resp, !callback, out
+	st.answer, st.result = resp, out
 	close(st.answered)
 	if st.delivery > 0 {
 		d := &s.inter().deliveries[st.delivery-1]

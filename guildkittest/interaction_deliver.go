@@ -63,7 +63,6 @@ type interactionState struct {
 
 	answered   chan struct{} // closed on the initial answer
 	answer     *guildkit.InteractionResponse
-	viaHTTP    bool
 	failed     string // why the interaction failed; "" while it has not
 	result     *Outcome
 	originalID guildkit.Snowflake // the original response's message; 0 when none
@@ -128,7 +127,12 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 		Context:                      guildkit.Some(guildkit.InteractionContextGuild), AttachmentSizeLimit: attachmentSizeLimit,
 	}
 	// Encoded now, under the lock: the message it carries is the server's.
+	// The state keeps it decoded as the application decodes it (its typed
+	// data and Raw set), for the Outcome.
 	body, _ := json.Marshal(it)
+	if err := json.Unmarshal(body, &it); err != nil {
+		panic("guildkittest: an interaction that does not decode: " + err.Error())
+	}
 	st := &interactionState{it: it, body: body, token: token, userID: userID, guildID: g.ID, channelID: ch.ID,
 		deliveredAt: now, answered: make(chan struct{})}
 	store := s.inter()

@@ -437,3 +437,15 @@ func TestApplicationWebhookMessagesAreClickable(t *testing.T) {
 	assert.Equal(t, "message: ok", out.String())
 	assert.Equal(t, m.ID, f.app.last().it.Message.ID)
 }
+
+// TestOutcomeInteractionIsDecoded: the Outcome's interaction is what the
+// application decoded, typed data included.
+func TestOutcomeInteractionIsDecoded(t *testing.T) {
+	f := newFixture(t, answerWith(t, guildkit.DeferredUpdateResponse()))
+	out, err := f.srv.Select(t.Context(), f.alice, f.msg.ID, "color", "green")
+	require.NoError(t, err)
+	require.NotNil(t, out.Interaction.Component)
+	assert.Equal(t, "color", out.Interaction.CustomID())
+	assert.Equal(t, []string{"green"}, out.Interaction.Component.Values)
+	assert.JSONEq(t, string(f.app.last().body), string(out.Interaction.Raw))
+}
