@@ -53,7 +53,7 @@ func (s *Server) acceptHTTPAnswerLocked(st *interactionState, contentType string
 	if s.now().Sub(st.deliveredAt) > answerWindow {
 		return "the application did not answer within 3 seconds"
 	}
-	payload, files, bad := readAnswerBody(contentType, bytes.NewReader(body), int64(len(body)))
+	payload, files, bad := readAnswerBody(contentType, bytes.NewReader(body))
 	if bad != "" {
 		return "the answer is invalid: " + bad
 	}
@@ -67,16 +67,26 @@ func (s *Server) acceptHTTPAnswerLocked(st *interactionState, contentType string
 	return ""
 }
 
+// answerTooLarge is readAnswerBody's word for a body over its limit.
+const answerTooLarge = "the body is too large"
+
 // readAnswerBody reads an answer body: JSON, or multipart/form-data with
 // payload_json and files[n] (at most MaxMessageFiles). bad says what is
 // wrong with it.
-func readAnswerBody(contentType string, r io.Reader, limit int64) (payload []byte, files []webhookFile, bad string) {
+func readAnswerBody(contentType string, r io.Reader) (payload []byte, files []webhookFile, bad string) {
+	broken := func(err error) string {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return answerTooLarge
+		}
+		return "Invalid multipart body"
+	}
 	mt, params, _ := mime.ParseMediaType(contentType)
 	switch mt {
 	case "application/json":
 		b, err := readJSONPart(r)
 		if err != nil {
-			return nil, nil, "the body is too large"
+			return nil, nil, broken(err)
 		}
 		return b, nil, ""
 	case "multipart/form-data":
@@ -90,13 +100,13 @@ func readAnswerBody(contentType string, r io.Reader, limit int64) (payload []byt
 			break
 		}
 		if err != nil {
-			return nil, nil, "Invalid multipart body"
+			return nil, nil, broken(err)
 		}
 		name := part.FormName()
 		switch {
 		case name == "payload_json":
 			if payload, err = readJSONPart(part); err != nil {
-				return nil, nil, "the payload_json part is too large"
+				return nil, nil, broken(err)
 			}
 		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
 			n, err := strconv.Atoi(name[len("files[") : len(name)-1])
@@ -109,14 +119,14 @@ func readAnswerBody(contentType string, r io.Reader, limit int64) (payload []byt
 			var kept bytes.Buffer
 			size, err := io.Copy(&kept, io.LimitReader(part, attachmentKeep+1))
 			if err != nil {
-				return nil, nil, "Invalid multipart body"
+				return nil, nil, broken(err)
 			}
 			data := kept.Bytes()
 			if size > attachmentKeep {
 				data = nil
 				more, err := io.Copy(io.Discard, part)
 				if err != nil {
-					return nil, nil, "Invalid multipart body"
+					return nil, nil, broken(err)
 				}
 				size += more
 			}

@@ -91,8 +91,8 @@ func readInteractionUpload(c *call) bool {
 	if mt, _, _ := mime.ParseMediaType(ct); mt == "" {
 		ct = "application/json"
 	}
-	up.payload, up.files, up.bad = readAnswerBody(ct, c.r.Body, MaxUploadBody)
-	if up.bad == "the body is too large" || up.bad == "the payload_json part is too large" {
+	up.payload, up.files, up.bad = readAnswerBody(ct, c.r.Body)
+	if up.bad == answerTooLarge {
 		c.error(http.StatusRequestEntityTooLarge, codeEntityTooLarge, "Request entity too large")
 		return false
 	}

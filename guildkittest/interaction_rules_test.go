@@ -551,6 +551,11 @@ func TestInteractionRoutesHostileInput(t *testing.T) {
 			assert.NotContains(t, string(body), tok)
 		}
 	}
+	big := `{"content":"` + strings.Repeat("x", guildkittest.MaxJSONBody) + `"}`
+	for _, p := range paths[:3] {
+		status, _ := rawDo(t, p.method, base+p.path, "", "application/json", big)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, p.path)
+	}
 	for _, r := range f.srv.Requests() {
 		assert.NotContains(t, r.Path, tok)
 	}
