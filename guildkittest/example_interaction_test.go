@@ -119,6 +119,37 @@ func ExampleServer_SubmitModal() {
 	// updated: Thanks! (good: "Works well")
 }
 
+// A user picks roles in a role select; the interaction carries the roles
+// resolved, and the application updates the message.
+func ExampleServer_Select() {
+	srv := guildkittest.New()
+	defer srv.Close()
+	g := srv.AddGuild(guildkit.Guild{})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "roles", Type: guildkit.ChannelTypeGuildText})
+	alice := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "alice"}}).User
+	gamer := srv.AddRole(g.ID, guildkit.Role{Name: "Gamer"})
+	artist := srv.AddRole(g.ID, guildkit.Role{Name: "Artist"})
+	msg := srv.AddApplicationMessage(ch.ID, guildkit.Message{Content: "Pick your roles",
+		Components: components.List{components.NewActionRow(components.NewRoleSelect("roles").WithValues(1, 3))}})
+
+	srv.SetInteractionsHandler(interactionsEndpoint(srv.Application().PublicKey, func(it *guildkit.Interaction) *guildkit.InteractionResponse {
+		ids, _ := it.Component.Snowflakes()
+		names := ""
+		for _, id := range ids {
+			names += " " + it.Resolved.Roles[id].Name
+		}
+		return guildkit.UpdateResponse(&guildkit.InteractionMessageParams{Content: guildkit.Some("Chosen:" + names)})
+	}))
+	out, err := srv.Select(context.Background(), alice.ID, msg.ID, "roles", gamer.ID.String(), artist.ID.String())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out)
+	// Output:
+	// updated: Chosen: Gamer Artist
+}
+
 // Code that keeps deadlines can run on the server's clock: AdvanceClock
 // runs what has become due, so a test of a 3-second rule does not wait.
 func ExampleServer_AfterFunc() {

@@ -1,6 +1,8 @@
 package guildkittest
 
 import (
+	"bytes"
+	"encoding/json"
 	"mime"
 	"net/http"
 	"slices"
@@ -89,8 +91,8 @@ func readInteractionUpload(c *call) bool {
 	if mt, _, _ := mime.ParseMediaType(ct); mt == "" {
 		ct = "application/json"
 	}
-	up.payload, up.files, up.bad = readAnswerBody(ct, c.r.Body, MaxUploadBody)
-	if up.bad == "the body is too large" || up.bad == "the payload_json part is too large" {
+	up.payload, up.files, up.bad = readAnswerBody(ct, c.r.Body)
+	if up.bad == answerTooLarge {
 		c.error(http.StatusRequestEntityTooLarge, codeEntityTooLarge, "Request entity too large")
 		return false
 	}
@@ -238,7 +240,11 @@ func (s *Server) deleteInteractionMessage(c *call, original bool) {
 // false on a problem.
 func (c *call) decodeMessageParams(up *interactionUpload, isNew bool) (*guildkit.InteractionMessageParams, bool) {
 	var p guildkit.InteractionMessageParams
-	if msg := decodeJSON(up.payload, &p); msg != "" {
+	payload := up.payload
+	if !isNew {
+		payload = nullsCleared(payload)
+	}
+	if msg := decodeJSON(payload, &p); msg != "" {
 		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
 		return nil, false
 	}
@@ -256,6 +262,40 @@ func (c *call) decodeMessageParams(up *interactionUpload, isNew bool) (*guildkit
 		return nil, false
 	}
 	return &p, true
+}
+
+// nullsCleared rewrites the nulls an edit may send as what they mean:
+// content "" and components, embeds and attachments [] (removed); any other
+// null member is dropped (left as it is). A body that is not a JSON object
+// is returned as it is, for decodeJSON to refuse.
+func nullsCleared(payload []byte) []byte {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(payload, &fields) != nil {
+		return payload
+	}
+	changed := false
+	for k, v := range fields {
+		if string(bytes.TrimSpace(v)) != "null" {
+			continue
+		}
+		changed = true
+		switch k {
+		case "content":
+			fields[k] = json.RawMessage(`""`)
+		case "components", "embeds", "attachments":
+			fields[k] = json.RawMessage(`[]`)
+		default:
+			delete(fields, k)
+		}
+	}
+	if !changed {
+		return payload
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return payload
+	}
+	return out
 }
 
 func (s *Server) editOriginalResponse(c *call) { s.editInteractionMessage(c, true) }
@@ -278,8 +318,8 @@ func (s *Server) editInteractionMessage(c *call, original bool) {
 	if !ok {
 		return
 	}
-	if problems := s.editInteractionMessageLocked(wm, p, up.files); problems != nil {
-		c.formError(problems)
+	if f := s.editInteractionMessageLocked(wm, p, up.files); f != nil {
+		c.answerFailure(f)
 		return
 	}
 	if original {
@@ -312,8 +352,8 @@ func (s *Server) createFollowup(c *call) {
 			if f, ok := p.Flags.Get(); ok {
 				edit.Flags = guildkit.Some(f & webhookEditFlags)
 			}
-			if problems := s.editInteractionMessageLocked(wm, &edit, up.files); problems != nil {
-				c.formError(problems)
+			if f := s.editInteractionMessageLocked(wm, &edit, up.files); f != nil {
+				c.answerFailure(f)
 				return
 			}
 			st.deferredPending = false

@@ -551,7 +551,43 @@ func TestInteractionRoutesHostileInput(t *testing.T) {
 			assert.NotContains(t, string(body), tok)
 		}
 	}
+	big := `{"content":"` + strings.Repeat("x", guildkittest.MaxJSONBody) + `"}`
+	for _, p := range paths[:3] {
+		status, _ := rawDo(t, p.method, base+p.path, "", "application/json", big)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, p.path)
+	}
 	for _, r := range f.srv.Requests() {
 		assert.NotContains(t, r.Path, tok)
 	}
 }
+
+// TestEditWithNulls: an edit's nulls remove content, components,
+// embeds and attachments, as Edit Webhook Message's do.
+func TestEditWithNulls(t *testing.T) {
+	var token guildkit.InteractionToken
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, it *guildkit.Interaction) {
+		token = it.Token
+		reply(t, w, guildkit.MessageResponse(&guildkit.InteractionMessageParams{Content: guildkit.Some("text"),
+			Components: components.List{components.NewActionRow(components.PrimaryButton("again", "Again"))},
+			Files:      []guildkit.File{{Name: "a.txt", Reader: strings.NewReader("a")}}}))
+	})
+	out, err := f.srv.Click(t.Context(), f.alice, f.msg.ID, "go")
+	require.NoError(t, err)
+	require.Len(t, out.Message.Attachments, 1)
+	c, app := f.srv.Client(), f.srv.Application().ID
+	m, err := c.Interactions.EditOriginalResponse(t.Context(), app, token, &guildkit.WebhookMessageEditParams{
+		Content: guildkit.Some("kept"), Components: guildkit.Null[components.List](), Attachments: guildkit.Null[[]guildkit.PartialAttachment]()})
+	require.NoError(t, err)
+	assert.Equal(t, "kept", m.Content)
+	assert.Empty(t, m.Components)
+	assert.Empty(t, m.Attachments)
+	_, err = c.Interactions.EditOriginalResponse(t.Context(), app, token, &guildkit.WebhookMessageEditParams{Content: guildkit.Null[string]()})
+	assert.Equal(t, codeEmptyMessage, apiErr(t, err).Code, "nothing would be left")
+	m, err = c.Interactions.EditOriginalResponse(t.Context(), app, token, &guildkit.WebhookMessageEditParams{
+		Embeds: guildkit.Some([]guildkit.Embed{{Title: "E"}}), Content: guildkit.Null[string]()})
+	require.NoError(t, err)
+	assert.Empty(t, m.Content)
+	assert.Len(t, m.Embeds, 1)
+}
+
+const codeEmptyMessage guildkit.ErrorCode = 50006

@@ -418,3 +418,34 @@ func TestEveryAnswerType(t *testing.T) {
 		})
 	}
 }
+
+// TestApplicationWebhookMessagesAreClickable: a message the application
+// sends through its webhook carries usable components.
+func TestApplicationWebhookMessagesAreClickable(t *testing.T) {
+	f := newFixture(t, answerWith(t, guildkit.MessageResponse(text("ok"))))
+	hook := f.srv.ApplicationWebhook(f.ch.ID)
+	assert.Equal(t, hook.ID, f.srv.ApplicationWebhook(f.ch.ID).ID, "one per channel")
+	require.NotNil(t, hook.ApplicationID)
+	assert.Equal(t, f.srv.Application().ID, *hook.ApplicationID)
+	wc, err := guildkit.NewWebhookClientFromID(hook.ID, hook.Token, guildkit.WithBaseURL(f.srv.BaseURL()))
+	require.NoError(t, err)
+	m, err := wc.Execute(t.Context(), &guildkit.WebhookExecuteParams{Wait: guildkit.Some(true), ApplicationOwned: true,
+		Components: components.List{components.NewActionRow(components.DangerButton("del", "Delete"))}})
+	require.NoError(t, err)
+	out, err := f.srv.Click(t.Context(), f.alice, m.ID, "del")
+	require.NoError(t, err)
+	assert.Equal(t, "message: ok", out.String())
+	assert.Equal(t, m.ID, f.app.last().it.Message.ID)
+}
+
+// TestOutcomeInteractionIsDecoded: the Outcome's interaction is what the
+// application decoded, typed data included.
+func TestOutcomeInteractionIsDecoded(t *testing.T) {
+	f := newFixture(t, answerWith(t, guildkit.DeferredUpdateResponse()))
+	out, err := f.srv.Select(t.Context(), f.alice, f.msg.ID, "color", "green")
+	require.NoError(t, err)
+	require.NotNil(t, out.Interaction.Component)
+	assert.Equal(t, "color", out.Interaction.CustomID())
+	assert.Equal(t, []string{"green"}, out.Interaction.Component.Values)
+	assert.JSONEq(t, string(f.app.last().body), string(out.Interaction.Raw))
+}

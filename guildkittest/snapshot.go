@@ -75,6 +75,9 @@ type jobFile struct {
 type webhookMessageFile struct {
 	WebhookID guildkit.Snowflake `json:"webhook_id"`
 	Message   guildkit.Message   `json:"message"`
+	// VisibleTo is the only user who sees an ephemeral interaction
+	// message; absent when everyone does.
+	VisibleTo guildkit.Snowflake `json:"visible_to,omitzero"`
 }
 
 // sortedByID returns m's values ordered by id, so a saved state is stable.
@@ -162,7 +165,7 @@ func (s *Server) snapshotLocked() *stateFile {
 			st.Webhooks = append(st.Webhooks, e.hook)
 		}
 		for _, m := range sortedByID(wh.messages) {
-			st.WebhookMessages = append(st.WebhookMessages, webhookMessageFile{WebhookID: m.webhookID, Message: m.msg})
+			st.WebhookMessages = append(st.WebhookMessages, webhookMessageFile{WebhookID: m.webhookID, Message: m.msg, VisibleTo: m.visibleTo})
 		}
 		if len(wh.threads) > 0 {
 			st.WebhookThreads = make(map[guildkit.Snowflake]WebhookThreadState)
@@ -278,7 +281,7 @@ func (s *Server) LoadState(r io.Reader) error {
 			wh.hooks[h.ID] = &webhookEntry{hook: h}
 		}
 		for _, m := range st.WebhookMessages {
-			wh.messages[m.Message.ID] = &webhookMessage{msg: m.Message, webhookID: m.WebhookID}
+			wh.messages[m.Message.ID] = &webhookMessage{msg: m.Message, webhookID: m.WebhookID, visibleTo: m.VisibleTo}
 		}
 		for id, t := range st.WebhookThreads {
 			wh.threads[id] = &t
