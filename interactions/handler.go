@@ -51,8 +51,10 @@ const (
 // sleeps.
 type Clock interface {
 	Now() time.Time
-	// AfterFunc calls f in its own goroutine once d has passed, unless stop
-	// is called first (stop reports whether it stopped f).
+	// AfterFunc calls f once d has passed, unless stop is called first
+	// (stop reports whether it stopped f): in its own goroutine, or, for a
+	// test clock such as guildkittest's, in the goroutine that moves the
+	// clock past it. f must not block on the function being served.
 	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
