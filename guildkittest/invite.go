@@ -98,7 +98,7 @@ func (s *Server) inviteJSON(is *inviteState, withMetadata bool) guildkit.Invite 
 			ID: g.ID, Name: g.Name, Icon: nullable(g.Icon), Splash: nullable(g.Splash), Banner: nullable(g.Banner),
 			Description: nullable(g.Description), Features: append([]guildkit.GuildFeature{}, g.Features...),
 			VerificationLevel: &vl, VanityURLCode: nullable(g.VanityURLCode), NSFWLevel: &nl,
-			PremiumSubscriptionCount: g.PremiumSubscriptionCount,
+			PremiumSubscriptionCount: g.PremiumSubscriptionCount, NSFW: guildkit.Some(g.NSFW),
 		}
 		if ch, ok := gs.channels[is.channelID]; ok {
 			inv.Channel = &guildkit.PartialChannel{ID: ch.ID, Name: ch.Name, Type: ch.Type}
