@@ -568,7 +568,7 @@ func (c *call) decode(v any) bool {
 		return false
 	}
 	if msg := decodeJSON(b, v); msg != "" {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+		c.error(http.StatusBadRequest, jsonErrorCode(msg), msg)
 		return false
 	}
 	return true
@@ -577,7 +577,7 @@ func (c *call) decode(v any) bool {
 // decodeJSON decodes one JSON value, not null, with nothing after it, into
 // v; it returns what is wrong, or "".
 func decodeJSON(b []byte, v any) string {
-	const invalid = "The request body contains invalid JSON."
+	const invalid = invalidJSONMessage
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {

@@ -134,8 +134,12 @@ func fill(p any) {
 	case *guildkit.Guild:
 		fillGuild(o)
 	case *guildkit.Message:
-		// The service numbers the components it was given without ids.
+		// The reference platform numbers the components of every message,
+		// Components V2 or legacy, from 1 ("generated sequentially if left
+		// empty"): a legacy message's components carry ids 1..n too, not
+		// the 0 one line of the components document mentions.
 		components.AssignIDs(o.Components...)
+		resolveMedia(o.Components, o.Attachments)
 		if o.Mentions == nil {
 			o.Mentions = []guildkit.User{}
 		}

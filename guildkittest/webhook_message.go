@@ -421,6 +421,7 @@ func webhookOptPtr[T any](o wire.Opt[T]) *T {
 func webhookRichEmbeds(in []guildkit.Embed) []guildkit.Embed {
 	out := make([]guildkit.Embed, len(in))
 	for i, e := range in {
+		e = modelledEmbed(e)
 		if e.Type == "" {
 			e.Type = guildkit.EmbedTypeRich
 		}
