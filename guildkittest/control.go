@@ -31,6 +31,8 @@ import (
 //	GET    /_guildkit/api/faults           the faults waiting for requests
 //	POST   /_guildkit/api/faults           {"route": "GET /guilds/{guild.id}", "count": 2, "status": 503, ...}: see [Fault]
 //	DELETE /_guildkit/api/faults           remove every fault
+//	POST   /_guildkit/api/access-tokens    {"user_id": "..."}: mint an OAuth2 access token of the user
+//	GET    /_guildkit/api/                 this list, as JSON (the inspector page shows it too)
 //
 // The inspector page is at /_guildkit/. When the server has an admin token
 // ([WithAdminToken]), every /_guildkit/api/ call must carry it, as
@@ -137,8 +139,10 @@ func (s *Server) controlHandler() http.Handler {
 		s.ClearFaults()
 		w.WriteHeader(http.StatusNoContent)
 	})
+	s.controlExtraRoutes(api)
 	m.HandleFunc(ControlPrefix, func(w http.ResponseWriter, r *http.Request) {
-		controlError(w, http.StatusNotFound, "no such control route: "+r.Method+" "+r.URL.Path+" (see the list at "+ControlPrefix+")")
+		controlError(w, http.StatusNotFound, "no such control route: "+r.Method+" "+r.URL.Path+
+			" (see the list at "+ControlPrefix+"api/, or on the inspector page at "+ControlPrefix+")")
 	})
 	return m
 }
@@ -228,6 +232,16 @@ func (s *Server) seedConflicts(seed *Seed) []string {
 			if gs, _ := s.webhookChannel(ch.ID); gs != nil && ch.ID != 0 {
 				taken = append(taken, fmt.Sprintf("guilds[%d].channels[%d].id: %s is taken", i, j, ch.ID))
 			}
+		}
+	}
+	if seed.Bot != nil {
+		if problem := s.botConflictLocked(seed.Bot.ID); problem != "" {
+			taken = append(taken, problem)
+		}
+	}
+	for i, at := range seed.AccessTokens {
+		if _, ok := s.tokens[at.AccessToken]; ok {
+			taken = append(taken, fmt.Sprintf("access_tokens[%d].access_token is taken", i))
 		}
 	}
 	for _, g := range seed.Guilds {

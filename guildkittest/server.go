@@ -149,7 +149,9 @@ func New(opts ...Option) *Server {
 
 // Listen starts a server on addr ("127.0.0.1:8080"; port 0 picks a free
 // one), as the standalone emulator does; the caller must Close it. Its
-// [Server.URL] names the address it listens on.
+// [Server.URL] names the address it listens on, with a loopback address
+// (127.0.0.1) in place of an unspecified one ("0.0.0.0:0", ":8080"), so
+// that it is an address a client on the same machine can use.
 func Listen(addr string, opts ...Option) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -161,7 +163,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 	s.srv.Listener = l
 	s.timeouts.configure(s.srv.Config)
 	s.srv.Start()
-	s.URL = s.srv.URL
+	s.URL = usableURL(l.Addr())
 	return s, nil
 }
 
@@ -224,6 +226,7 @@ func (s *Server) handler() http.Handler {
 	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, api))
 	root.Handle(ControlPrefix, s.controlHandler())
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
+	root.HandleFunc("GET /invite/{code}", s.serveInviteLink)
 	root.Handle("/", api)
 	return root
 }
@@ -451,6 +454,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.memberRoutes,
 		s.channelRoutes,
 		s.webhookRoutes,
+		s.userRoutes,
 	} {
 		register(reg)
 	}
