@@ -269,3 +269,37 @@ func TestListenUnspecifiedAddress(t *testing.T) {
 	resp := plain(t, "GET", srv.BaseURL()+"/users/@me", "Bot "+srv.Token(), "", nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
+
+// TestControlRequestLogRedacted: the request log the control API (and the
+// inspector page) shows holds no credential: no Authorization value, no
+// webhook token in a path, no access token in a body.
+func TestControlRequestLogRedacted(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{Name: "redact"})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	hook := srv.AddWebhook(ch.ID, "hook")
+	joiner := srv.AddUser(guildkit.User{Username: "joiner"})
+	access := srv.NewAccessToken(joiner.ID)
+	bot := "Bot " + srv.Token()
+	plain(t, "PUT", srv.BaseURL()+"/guilds/"+g.ID.String()+"/members/"+joiner.ID.String(), bot, `{"access_token": "`+access+`"}`, nil)
+	plain(t, "POST", srv.BaseURL()+"/webhooks/"+hook.ID.String()+"/"+hook.Token+"?wait=true", "", `{"content": "hi"}`, nil)
+	plain(t, "GET", srv.BaseURL()+"/webhooks/"+hook.ID.String()+"/"+hook.Token, "", "", nil)
+
+	req, err := http.NewRequestWithContext(t.Context(), "GET", srv.URL+guildkittest.ControlPrefix+"api/requests", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var log []map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&log))
+	require.Len(t, log, 3)
+	raw, err := json.Marshal(log)
+	require.NoError(t, err)
+	for name, secret := range map[string]string{"bot token": srv.Token(), "access token": access, "webhook token": hook.Token} {
+		assert.NotContains(t, string(raw), secret, name)
+	}
+	assert.Equal(t, "/webhooks/"+hook.ID.String()+"/[redacted]", log[1]["path"])
+	assert.Equal(t, map[string]any{"access_token": "[redacted]"}, log[0]["body"])
+	assert.Equal(t, map[string]any{"content": "hi"}, log[1]["body"], "the rest of a body is kept")
+}

@@ -285,7 +285,9 @@ func controlError(w http.ResponseWriter, status int, msg string) {
 }
 
 // MarshalJSON writes a request for the control API: lower-case names, the
-// body as JSON when it is JSON, and no Authorization header value.
+// body as JSON when it is JSON, and no credential: no Authorization header
+// value, no webhook token in the path, no access token or other token in
+// the body.
 func (r Request) MarshalJSON() ([]byte, error) {
 	h := r.Header.Clone()
 	if h.Get("Authorization") != "" {
@@ -294,11 +296,12 @@ func (r Request) MarshalJSON() ([]byte, error) {
 	var body any
 	if len(r.Body) > 0 {
 		if json.Valid(r.Body) {
-			body = json.RawMessage(r.Body)
+			body = json.RawMessage(redactedBody(r.Body))
 		} else {
 			body = string(r.Body)
 		}
 	}
+	r.Path = redactedPath(r.Path)
 	return json.Marshal(struct {
 		Method string              `json:"method"`
 		Route  string              `json:"route"`
