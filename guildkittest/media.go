@@ -13,16 +13,17 @@ import (
 )
 
 // resolveMedia fills the response-only fields of the unfurled media items
-// in comps that reference one of atts ("attachment://<filename>"), as the
-// reference platform answers them: a File component's name and size, and
-// on the media item its attachment_id, content_type, proxy_url and, for an
-// image, width and height. The url stays the attachment:// reference the
-// message was sent with, so components read from an answer can be sent
-// back unchanged in an edit.
-func resolveMedia(comps components.List, atts []guildkit.Attachment) {
-	if len(atts) == 0 {
-		return
-	}
+// in comps, as the reference platform answers them: every item has an id
+// and a proxy_url (the emulator proxies nothing: an external URL is its
+// own proxy URL; the ids are the message's id plus the item's place, the
+// same on every read); an item that references one of atts
+// ("attachment://<filename>") has the attachment's attachment_id,
+// content_type, proxy_url and, for an image, width and height, and a File
+// component its name and size. The url stays the attachment:// reference
+// the message was sent with, so components read from an answer can be
+// sent back unchanged in an edit.
+func resolveMedia(messageID guildkit.Snowflake, comps components.List, atts []guildkit.Attachment) {
+	n := guildkit.Snowflake(0)
 	find := func(u string) *guildkit.Attachment {
 		name, ok := strings.CutPrefix(u, "attachment://")
 		if !ok {
@@ -36,8 +37,15 @@ func resolveMedia(comps components.List, atts []guildkit.Attachment) {
 		return nil
 	}
 	media := func(m *components.UnfurledMediaItem) *guildkit.Attachment {
+		n++
+		if m.ID == 0 {
+			m.ID = messageID + n
+		}
 		a := find(m.URL)
 		if a == nil {
+			if m.ProxyURL == "" {
+				m.ProxyURL = m.URL
+			}
 			return nil
 		}
 		m.AttachmentID = a.ID

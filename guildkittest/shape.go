@@ -139,7 +139,7 @@ func fill(p any) {
 		// empty"): a legacy message's components carry ids 1..n too, not
 		// the 0 one line of the components document mentions.
 		components.AssignIDs(o.Components...)
-		resolveMedia(o.Components, o.Attachments)
+		resolveMedia(o.ID, o.Components, o.Attachments)
 		if o.Mentions == nil {
 			o.Mentions = []guildkit.User{}
 		}
@@ -159,6 +159,11 @@ func fill(p any) {
 		}
 		if o.Spacing == 0 {
 			o.Spacing = components.SpacingSmall
+		}
+	case *components.Container:
+		// accent_color is always in the answer, null when none was set.
+		if o.AccentColor.IsZero() {
+			o.AccentColor = components.Null[int]()
 		}
 	case *components.Thumbnail:
 		if o.Description.IsZero() {
