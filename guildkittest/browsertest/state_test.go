@@ -2,11 +2,13 @@ package browsertest
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,6 +19,17 @@ import (
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
+
+// textOf returns the text of the first element a CSS selector (or an
+// XPath) finds, read in one step: the page redraws its state as events
+// come, so a node found in one step may be gone in the next.
+func textOf(ctx context.Context, selector string, xpath bool) (string, error) {
+	find := "document.querySelector(" + strconv.Quote(selector) + ")"
+	if xpath {
+		find = "document.evaluate(" + strconv.Quote(selector) + ", document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue"
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[string]("((n) => n ? n.textContent : '')("+find+")"))
+}
 
 // pngImage is a w×h image, for an attachment the page must draw inline.
 func pngImage(t *testing.T, w, h int) []byte {
@@ -57,7 +70,7 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 	))
 
 	// Ids are shown: the guild's, a user's, a role's.
-	page, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`div.guild`)))
+	page, err := textOf(ctx, `div.guild`, false)
 	require.NoError(t, err)
 	assert.Contains(t, page, g.ID.String(), "the guild's id")
 	assert.Contains(t, page, ada.User.ID.String(), "a user's id")
@@ -65,7 +78,7 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 	roleNames, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("table.roles tbody tr td:nth-child(2)")].map(td => td.textContent)`))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Moderator", "Helper", "@everyone"}, roleNames)
-	perms, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`table.roles tbody tr:first-child .perms`)))
+	perms, err := textOf(ctx, `table.roles tbody tr:first-child .perms`, false)
 	require.NoError(t, err)
 	assert.Equal(t, "KICK_MEMBERS, BAN_MEMBERS", perms)
 
@@ -86,7 +99,7 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 		chromedp.WaitVisible(`//table[contains(@class, "invites")]//code[text()="`+inv.Code+`"]`),
 		chromedp.WaitVisible(`//span[contains(@class, "timeout") and contains(text(), "timed out until")]`),
 	))
-	hookRow, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`table.webhooks`)))
+	hookRow, err := textOf(ctx, `table.webhooks`, false)
 	require.NoError(t, err)
 	assert.Contains(t, hookRow, made.ID.String())
 	assert.NotContains(t, hookRow, made.Token, "a webhook's token is never shown")
@@ -110,15 +123,15 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 		chromedp.WaitVisible(`//div[contains(@class, "embed-title") and text()="Release notes"]`),
 		chromedp.WaitVisible(`//figure[contains(@class, "attachment")]/img`),
 	))
-	mention, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.message .mention-user`)))
+	mention, err := textOf(ctx, `.message .mention-user`, false)
 	require.NoError(t, err)
 	assert.Equal(t, "@ada", mention, "a mention is drawn with the user's name")
-	embed, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.message .embed`)))
+	embed, err := textOf(ctx, `.message .embed`, false)
 	require.NoError(t, err)
 	assert.Contains(t, embed, "Version")
 	assert.Contains(t, embed, "v1.2.3")
 	assert.Contains(t, embed, "deploy bot")
-	italic, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.message .embed em`)))
+	italic, err := textOf(ctx, `.message .embed em`, false)
 	require.NoError(t, err)
 	assert.Equal(t, "everything", italic)
 	// The image is loaded from the server and drawn at its size.
@@ -133,7 +146,7 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 		chromedp.Click(`//ol[@id="events"]/li[starts-with(text(), "GUILD_BAN_ADD")]`),
 		chromedp.WaitVisible(`//ol[@id="events"]/li[starts-with(text(), "GUILD_BAN_ADD")]/pre[contains(@class, "payload")]`),
 	))
-	payload, err := chromedp.Run(ctx, chromedp.Text(`//ol[@id="events"]/li[starts-with(text(), "GUILD_BAN_ADD")]/pre`))
+	payload, err := textOf(ctx, `//ol[@id="events"]/li[starts-with(text(), "GUILD_BAN_ADD")]/pre`, true)
 	require.NoError(t, err)
 	assert.Contains(t, payload, `"name": "GUILD_BAN_ADD"`)
 	assert.Contains(t, payload, spammer.User.ID.String())
@@ -143,15 +156,44 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 		chromedp.Click(`//ol[@id="requests"]/li[contains(text(), "POST /webhooks/{webhook.id}/{webhook.token}")]`),
 		chromedp.WaitVisible(`//ol[@id="requests"]/li[contains(text(), "POST /webhooks/{webhook.id}/{webhook.token}")]/pre`),
 	))
-	detail, err := chromedp.Run(ctx, chromedp.Text(`//ol[@id="requests"]/li[contains(text(), "POST /webhooks/{webhook.id}/{webhook.token}")]/pre`))
+	detail, err := textOf(ctx, `//ol[@id="requests"]/li[contains(text(), "POST /webhooks/{webhook.id}/{webhook.token}")]/pre`, true)
 	require.NoError(t, err)
 	assert.Contains(t, detail, `"method": "POST"`)
 	assert.Contains(t, detail, "[redacted]")
 	assert.NotContains(t, detail, hook.Token, "the webhook token is redacted")
 	assert.NotContains(t, detail, srv.Token())
 
+	// The welcome screen, onboarding and widget, as a bot sets them.
+	_, err = c.Guilds.ModifyWelcomeScreen(t.Context(), g.ID, &guildkit.GuildWelcomeScreenModifyParams{
+		Enabled: guildkit.Some(true), Description: guildkit.Some("Welcome to ops"),
+		WelcomeChannels: guildkit.Some([]guildkit.WelcomeChannel{{ChannelID: ch.ID, Description: "chat here"}}),
+	})
+	require.NoError(t, err)
+	_, err = c.Guilds.ModifyOnboarding(t.Context(), g.ID, &guildkit.GuildOnboardingModifyParams{
+		Prompts: guildkit.Some([]guildkit.OnboardingPromptParams{{Title: "What brings you here?",
+			Options: []guildkit.OnboardingPromptOptionParams{{Title: "Deploys", ChannelIDs: guildkit.Some([]guildkit.Snowflake{ch.ID})}}}}),
+	})
+	require.NoError(t, err)
+	_, err = c.Guilds.ModifyWidget(t.Context(), g.ID, &guildkit.GuildWidgetModifyParams{Enabled: guildkit.Some(true), ChannelID: guildkit.Some(ch.ID)})
+	require.NoError(t, err)
+	_, err = c.Guilds.GetWidget(t.Context(), g.ID) // makes the widget's invite
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(`#refresh`),
+		chromedp.WaitVisible(`//div[contains(@class, "onboarding")]//strong[text()="What brings you here?"]`),
+		chromedp.WaitVisible(`//div[contains(@class, "widget")]/a[contains(@href, "/invite/")]`),
+	))
+	welcome, err := textOf(ctx, `div.welcome`, false)
+	require.NoError(t, err)
+	assert.Contains(t, welcome, "enabled: Welcome to ops")
+	assert.Contains(t, welcome, "chat here")
+	linkStatus, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch(document.querySelector("div.widget a").href).then(r => r.status)`,
+		chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.Equal(t, 200, linkStatus, "the widget's invite link is served")
+
 	// The control API's routes.
-	routes, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`table.control-routes`)))
+	routes, err := textOf(ctx, `table.control-routes`, false)
 	require.NoError(t, err)
 	assert.Contains(t, routes, guildkittest.ControlPrefix+"api/access-tokens")
 
