@@ -18,14 +18,16 @@ import (
 // or a webhook's channel). examples/emulator-seed.json shows every part.
 //
 //	{
-//	  "users":  [{"id": "1001", "username": "alice"}],
+//	  "bot":    {"id": "1000", "username": "testbot"},
+//	  "users":  [{"id": "1001", "username": "alice"}, {"id": "1002", "username": "dave"}],
+//	  "access_tokens": [{"user_id": "1002", "access_token": "access.dave-joins-guilds"}],
 //	  "guilds": [{
 //	    "id": "2001", "name": "Test guild", "owner_id": "1001",
 //	    "roles":    [{"id": "2002", "name": "Moderator", "permissions": "2"}],
 //	    "channels": [{"id": "2003", "name": "general", "type": 0}],
 //	    "members":  [{"user_id": "1001", "roles": ["2002"], "nick": "Al"}],
 //	    "invites":  [{"code": "welcome", "channel_id": "2003"}],
-//	    "webhooks": [{"channel_id": "2003", "name": "CI"}]
+//	    "webhooks": [{"channel_id": "2003", "name": "CI"}, {"channel_id": "2003", "name": "App", "application_owned": true}]
 //	  }]
 //	}
 type Seed struct {
