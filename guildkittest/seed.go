@@ -25,7 +25,7 @@ import (
 //	    "id": "2001", "name": "Test guild", "owner_id": "1001",
 //	    "roles":    [{"id": "2002", "name": "Moderator", "permissions": "2"}],
 //	    "channels": [{"id": "2003", "name": "general", "type": 0}],
-//	    "members":  [{"user_id": "1001", "roles": ["2002"], "nick": "Al"}],
+//	    "members":  [{"user_id": "1001", "nick": "Al"}, {"user_id": "1000", "roles": ["2002"]}],
 //	    "invites":  [{"code": "welcome", "channel_id": "2003"}],
 //	    "webhooks": [{"channel_id": "2003", "name": "CI"}, {"channel_id": "2003", "name": "App", "application_owned": true}]
 //	  }]
