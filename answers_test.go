@@ -49,7 +49,8 @@ func TestAnswersMatchGolden(t *testing.T) {
 	t.Parallel()
 	got := recordAnswers(t)
 
-	ops := append(operations(t), "Execute Webhook with components")
+	ops := append(operations(t), "Execute Webhook with components", "Execute Webhook creating a forum thread",
+		"Execute Webhook with a file component", "Get Current User", "List Current User Guilds")
 	for _, op := range ops {
 		if _, ok := got[op]; !ok {
 			t.Errorf("the scenario does not call %q", op)
@@ -127,6 +128,9 @@ func TestAnswersHaveReferenceFields(t *testing.T) {
 			"guild_scheduled_event", "stage_instance", "target_application", "target_type", "target_user"}},
 		{"Get Guild Member", "user.json", "user", []string{"bot"}},
 		{"Get Guild Channels", "channel_text.json", "[0]", nil},
+		// A thread a webhook just made has no thread member for the caller
+		// and has never been pinned to; invitable is a private thread's.
+		{"Execute Webhook creating a forum thread", "channel_thread.json", "thread", []string{"member", "last_pin_timestamp", "position", "thread_metadata.invitable"}},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
 			ref, err := os.ReadFile(filepath.Join("testdata", tc.ref))
@@ -344,6 +348,10 @@ func recordAnswers(t *testing.T) map[string]answer {
 	}
 
 	call("Get Guild", "GET", g+"?with_counts=true", nil)
+	// The reference platform's routes a bot uses to learn who and where it
+	// is, beside the interface's.
+	call("Get Current User", "GET", "/users/@me", nil)
+	call("List Current User Guilds", "GET", "/users/@me/guilds", nil)
 	call("Get Guild Preview", "GET", g+"/preview", nil)
 	call("Modify Guild", "PATCH", g, map[string]any{"name": "Answers 2", "rules_channel_id": rules.ID, "public_updates_channel_id": rules.ID})
 	call("Get Guild Channels", "GET", g+"/channels", nil)
@@ -416,6 +424,16 @@ func recordAnswers(t *testing.T) map[string]answer {
 				"accessory": map[string]any{"type": 11, "media": map[string]any{"url": "https://example.com/badge.png"}}},
 			map[string]any{"type": 12, "items": []any{map[string]any{"media": map[string]any{"url": "https://example.com/graph.png"}}}},
 			map[string]any{"type": 14}, map[string]any{"type": 1, "components": []any{map[string]any{"type": 2, "style": 5, "label": "log", "url": "https://example.com/log"}}}}}}})
+	// A Components V2 message with an uploaded file shown by a File
+	// component, whose answer carries the file's response-only fields.
+	call("Execute Webhook with a file component", "POST", wp+"/"+token+"?wait=true&with_components=true", newMultipart(t,
+		`{"flags":32768,"components":[{"type":13,"file":{"url":"attachment://log.txt"}}],"attachments":[{"id":0,"filename":"log.txt"}]}`,
+		"log.txt", "a log line\n"))
+	// A post in a forum channel, whose answer carries the thread it made.
+	forum := srv.AddChannel(guild.ID, guildkit.Channel{Name: "help", Type: guildkit.ChannelTypeGuildForum})
+	forumHook := srv.AddWebhook(forum.ID, "Forum")
+	call("Execute Webhook creating a forum thread", "POST", "/webhooks/"+forumHook.ID.String()+"/"+forumHook.Token+"?wait=true",
+		map[string]any{"content": "first post", "thread_name": "A question"})
 	call("Get Webhook Message", "GET", wp+"/"+token+"/messages/"+mid, nil)
 	call("Edit Webhook Message", "PATCH", wp+"/"+token+"/messages/"+mid, map[string]any{"content": "hello again"})
 	call("Delete Webhook Message", "DELETE", wp+"/"+token+"/messages/"+mid, nil)

@@ -327,6 +327,9 @@ type GuildPreview struct {
 	ApproximatePresenceCount int            `json:"approximate_presence_count"` // online members
 	Description              *string        `json:"description"`                // nil when null
 	Stickers                 []Sticker      `json:"stickers"`
+	// HomeHeader is the hash of the guild's home header image (the reference
+	// platform's field, always sent); nil when null.
+	HomeHeader *string `json:"home_header"`
 }
 
 // GuildVanityURL is the partial invite of a guild's vanity URL.

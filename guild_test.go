@@ -277,7 +277,7 @@ func TestGuildGetPreview(t *testing.T) {
 	outsider := f.srv.AddUser(guildkit.User{Username: "outsider"})
 	oc := f.srv.ClientAs(outsider.ID)
 	_, err = oc.Guilds.GetPreview(ctx, f.g.ID)
-	require.ErrorIs(t, err, guildkit.ErrNotFound, "not a member and not discoverable")
+	require.ErrorIs(t, err, guildkit.ErrForbidden, "not a member and not discoverable: 403, as the reference platform answers")
 
 	public := f.srv.AddGuild(guildkit.Guild{Name: "Public", Features: []guildkit.GuildFeature{guildkit.FeatureCommunity, guildkit.FeatureDiscoverable}})
 	p, err = oc.Guilds.GetPreview(ctx, public.ID)

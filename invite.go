@@ -138,6 +138,10 @@ type PartialGuild struct {
 	NSFWLevel                *NSFWLevel         `json:"nsfw_level,omitempty"`                 // nil when absent
 	PremiumSubscriptionCount *int               `json:"premium_subscription_count,omitempty"` // nil when absent
 	WelcomeScreen            *WelcomeScreen     `json:"welcome_screen,omitempty"`             // nil when absent
+	// NSFW says whether the guild is age-restricted (the reference
+	// platform's field, sent in an invite's guild). Zero Opt when absent,
+	// Null when null.
+	NSFW Opt[bool] `json:"nsfw,omitzero"`
 }
 
 // PartialChannel is the part of a channel an invite or a webhook shows.
@@ -161,6 +165,9 @@ type PartialApplication struct {
 	// Flags are the application's public flags (the reference platform's
 	// field); nil when absent.
 	Flags *int `json:"flags,omitempty"`
+	// FlagsNew are the same flags as a decimal string, which holds flags
+	// past 2^53 (the reference platform sends both); nil when absent.
+	FlagsNew *string `json:"flags_new,omitempty"`
 }
 
 // GuildScheduledEvent is a scheduled event of a guild. The interface uses

@@ -23,7 +23,7 @@
 // too and accept Null. Optional fields whose default is Go's zero value
 // (spoiler, disabled, an option's default, all false) are plain values and
 // are left out when zero. Response-only fields (an unfurled media item's
-// proxy_url, height, width, content_type, attachment_id; a file's name and
+// id, proxy_url, height, width, content_type, attachment_id; a file's name and
 // size) decode and re-encode. So do members this package does not model and
 // explicit zero values ("disabled": false): see [List].
 //

@@ -11,6 +11,13 @@ import (
 // in the trees. It mutates the components passed (they are pointers) and
 // leaves non-zero ids, even invalid ones, for [Validate] to report.
 //
+// The service numbers the components of every message so, a legacy
+// (non-V2) message's too: one line of the components document says legacy
+// messages carry id 0, but the reference platform (v10) answers, and its
+// published schema requires, an id on every component of every message,
+// generated sequentially when left empty. The in-memory server follows the
+// reference platform.
+//
 // The order is depth-first, parent before children, in JSON field order: a
 // component, then its "components" in order, then a section's accessory; a
 // label, then its component. For example a container holding a section with

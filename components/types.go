@@ -250,6 +250,9 @@ type UnfurledMediaItem struct {
 	Width        Opt[int]  `json:"width,omitzero"`         // response only; may be null
 	ContentType  string    `json:"content_type,omitempty"` // response only
 	AttachmentID Snowflake `json:"attachment_id,omitzero"` // response only; uploaded attachments
+	// ID is the media item's own id (response only): the reference
+	// platform's answers carry one for every item.
+	ID Snowflake `json:"id,omitzero"`
 
 	kept kept // members decoding would drop; see keep.go
 }

@@ -31,6 +31,8 @@ import (
 //	GET    /_guildkit/api/faults           the faults waiting for requests
 //	POST   /_guildkit/api/faults           {"route": "GET /guilds/{guild.id}", "count": 2, "status": 503, ...}: see [Fault]
 //	DELETE /_guildkit/api/faults           remove every fault
+//	POST   /_guildkit/api/access-tokens    {"user_id": "..."}: mint an OAuth2 access token of the user
+//	GET    /_guildkit/api/                 this list, as JSON (the inspector page shows it too)
 //
 // The inspector page is at /_guildkit/. When the server has an admin token
 // ([WithAdminToken]), every /_guildkit/api/ call must carry it, as
@@ -137,8 +139,10 @@ func (s *Server) controlHandler() http.Handler {
 		s.ClearFaults()
 		w.WriteHeader(http.StatusNoContent)
 	})
+	s.controlExtraRoutes(api)
 	m.HandleFunc(ControlPrefix, func(w http.ResponseWriter, r *http.Request) {
-		controlError(w, http.StatusNotFound, "no such control route: "+r.Method+" "+r.URL.Path+" (see the list at "+ControlPrefix+")")
+		controlError(w, http.StatusNotFound, "no such control route: "+r.Method+" "+r.URL.Path+
+			" (see the list at "+ControlPrefix+"api/, or on the inspector page at "+ControlPrefix+")")
 	})
 	return m
 }
@@ -230,6 +234,16 @@ func (s *Server) seedConflicts(seed *Seed) []string {
 			}
 		}
 	}
+	if seed.Bot != nil {
+		if problem := s.botConflictLocked(seed.Bot.ID); problem != "" {
+			taken = append(taken, problem)
+		}
+	}
+	for i, at := range seed.AccessTokens {
+		if _, ok := s.tokens[at.AccessToken]; ok {
+			taken = append(taken, fmt.Sprintf("access_tokens[%d].access_token is taken", i))
+		}
+	}
 	for _, g := range seed.Guilds {
 		for _, inv := range g.Invites {
 			if _, ok := s.invites[inv.Code]; ok && inv.Code != "" {
@@ -271,7 +285,9 @@ func controlError(w http.ResponseWriter, status int, msg string) {
 }
 
 // MarshalJSON writes a request for the control API: lower-case names, the
-// body as JSON when it is JSON, and no Authorization header value.
+// body as JSON when it is JSON, and no credential: no Authorization header
+// value, no webhook token in the path, no access token or other token in
+// the body.
 func (r Request) MarshalJSON() ([]byte, error) {
 	h := r.Header.Clone()
 	if h.Get("Authorization") != "" {
@@ -280,11 +296,12 @@ func (r Request) MarshalJSON() ([]byte, error) {
 	var body any
 	if len(r.Body) > 0 {
 		if json.Valid(r.Body) {
-			body = json.RawMessage(r.Body)
+			body = json.RawMessage(redactedBody(r.Body))
 		} else {
 			body = string(r.Body)
 		}
 	}
+	r.Path = redactedPath(r.Path)
 	return json.Marshal(struct {
 		Method string              `json:"method"`
 		Route  string              `json:"route"`

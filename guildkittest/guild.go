@@ -82,20 +82,20 @@ func (s *Server) getGuild(c *call) {
 }
 
 // getGuildPreview: Get Guild Preview. A caller outside the guild sees only a
-// DISCOVERABLE guild; any other answers 404 Unknown Guild, as the reference
-// platform does.
+// DISCOVERABLE guild; any other answers 403 Missing Access, and a guild that
+// does not exist 404 Unknown Guild, as the reference platform does.
 func (s *Server) getGuildPreview(c *call) {
 	id, ok := c.id("guild_id", guildkit.CodeUnknownGuild, "Guild")
 	if !ok {
 		return
 	}
 	gs, ok := s.guilds[id]
-	if ok {
-		_, member := gs.members[c.user]
-		ok = member || gs.guild.HasFeature(guildkit.FeatureDiscoverable)
-	}
 	if !ok {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownGuild, "Unknown Guild")
+		return
+	}
+	if _, member := gs.members[c.user]; !member && !gs.guild.HasFeature(guildkit.FeatureDiscoverable) {
+		c.error(http.StatusForbidden, guildkit.CodeMissingAccess, "Missing Access")
 		return
 	}
 	g := gs.guild
@@ -108,6 +108,7 @@ func (s *Server) getGuildPreview(c *call) {
 		ID: g.ID, Name: g.Name, Icon: g.Icon, Splash: g.Splash, DiscoverySplash: g.DiscoverySplash,
 		Emojis: slices.Clone(g.Emojis), Features: slices.Clone(g.Features), ApproximateMemberCount: members,
 		ApproximatePresenceCount: online, Description: g.Description, Stickers: stickers,
+		HomeHeader: optPointer(g.HomeHeader),
 	})
 }
 

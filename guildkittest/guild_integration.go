@@ -25,6 +25,11 @@ func (s *Server) AddIntegration(guildID guildkit.Snowflake, in guildkit.Integrat
 	if in.Type == "" {
 		in.Type = guildkit.IntegrationTypeBot
 	}
+	if in.Type == guildkit.IntegrationTypeBot && len(in.Scopes) == 0 {
+		// The reference platform always sends a bot integration's
+		// scopes; a bot is added with at least "bot".
+		in.Scopes = []string{"bot"}
+	}
 	if in.Account == (guildkit.IntegrationAccount{}) {
 		in.Account = guildkit.IntegrationAccount{ID: in.ID.String(), Name: in.Name}
 	}

@@ -102,10 +102,15 @@ func (s *Server) modifyOnboarding(c *call) {
 				Required: pp.Required.Or(false), InOnboarding: pp.InOnboarding.Or(true),
 				Options: make([]guildkit.OnboardingPromptOption, 0, len(pp.Options)),
 			}
-			if pr.ID == 0 {
+			switch id, sent := pp.ID.Get(); {
+			case !sent:
 				// The interface requires a prompt's id; the reference
 				// platform refuses a prompt without one.
 				problems[at+".id"] = "This field is required"
+			case id == 0:
+				// "0" (or any id the guild has not seen) asks for a new
+				// prompt, as component id 0 asks for a fresh id.
+				pr.ID = s.newID()
 			}
 			for j, po := range pp.Options {
 				oat := fmt.Sprintf("%s.options.%d", at, j)

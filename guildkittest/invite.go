@@ -98,7 +98,7 @@ func (s *Server) inviteJSON(is *inviteState, withMetadata bool) guildkit.Invite 
 			ID: g.ID, Name: g.Name, Icon: nullable(g.Icon), Splash: nullable(g.Splash), Banner: nullable(g.Banner),
 			Description: nullable(g.Description), Features: append([]guildkit.GuildFeature{}, g.Features...),
 			VerificationLevel: &vl, VanityURLCode: nullable(g.VanityURLCode), NSFWLevel: &nl,
-			PremiumSubscriptionCount: g.PremiumSubscriptionCount,
+			PremiumSubscriptionCount: g.PremiumSubscriptionCount, NSFW: guildkit.Some(g.NSFW),
 		}
 		if ch, ok := gs.channels[is.channelID]; ok {
 			inv.Channel = &guildkit.PartialChannel{ID: ch.ID, Name: ch.Name, Type: ch.Type}
@@ -444,16 +444,22 @@ type targetUsersUpload struct {
 func readTargetUsersUpload(c *call) bool {
 	up := &targetUsersUpload{}
 	c.upload = up
+	limitPartHeaders(c.r)
 	mr, err := c.r.MultipartReader()
 	if err != nil {
 		up.missing = true
 		return true
 	}
 	found := false
-	for {
+	for parts := 0; ; parts++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
+		}
+		if err == nil && parts == maxMultipartParts {
+			part.Close()
+			up.bad = true // as many parts as that are no target users file
+			return true
 		}
 		if err == nil && (part.FormName() != "target_users_file" || found) {
 			_, err = io.Copy(io.Discard, part)

@@ -749,6 +749,7 @@ func (c *call) auditReason() *string {
 	if r, err := url.PathUnescape(raw); err == nil {
 		raw = r
 	}
+	raw = truncateRunes(raw, maxAuditLogReason)
 	return &raw
 }
 

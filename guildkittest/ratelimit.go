@@ -30,6 +30,7 @@ import (
 type rateLimits struct {
 	mu      sync.Mutex
 	routes  map[string]routeLimit // "GET /guilds/{guild.id}" → limit
+	other   routeLimit            // every other route's limit; n == 0 when none: WithDefaultRouteLimit
 	windows map[string]*window    // route + major → current window
 	global  *tokenBucket
 	mode    GlobalWindow
@@ -189,6 +190,26 @@ func WithRouteLimit(route string, n int, per time.Duration) Option {
 	}
 }
 
+// WithDefaultRouteLimit limits every route [WithRouteLimit] does not name
+// to n requests per period for each major parameter, each route its own
+// bucket, so that every answer carries X-RateLimit-* bucket headers, as the
+// reference platform sends them on every route. The standalone emulator
+// sets a roomy one (1000 a second) by default, so a bucket-aware client
+// exercises its bucket code without being slowed. It panics when n < 1 or
+// per <= 0.
+func WithDefaultRouteLimit(n int, per time.Duration) Option {
+	if n < 1 || per <= 0 {
+		panic("guildkittest: WithDefaultRouteLimit: need n >= 1 and per > 0")
+	}
+	return func(s *Server) { s.limits.other = routeLimit{n: n, per: per} }
+}
+
+// maxWindows bounds the route windows kept at once (one per route and
+// major parameter): past it, the ended ones are dropped, and if all are
+// still open, all are, so ids made up by a client cannot grow the map
+// without end.
+const maxWindows = 1 << 14
+
 // WithGlobalLimit limits every request to n per period on average, at most n
 // at once, as the platform's global limit (50 per second per bot). It panics
 // when n < 1 or per <= 0.
@@ -248,11 +269,15 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 			return release, false
 		}
 	}
-	if l.global == nil && len(l.routes) == 0 && l.inject.Load() == 0 {
+	if l.global == nil && len(l.routes) == 0 && l.other.n == 0 && l.inject.Load() == 0 {
 		return release, true
 	}
 	key := r.Method + " " + route
 	rl, limited := l.routes[key]
+	if !limited && l.other.n > 0 {
+		rl, limited = l.other, true
+		rl.bucket = bucketID(key)
+	}
 
 	l.mu.Lock()
 	// The time is read under the lock, so that the requests are counted in
@@ -267,6 +292,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 		}
 		win = l.windows[wk]
 		if win == nil || !now.Before(win.start.Add(rl.per)) {
+			if win == nil && len(l.windows) >= maxWindows {
+				l.pruneWindows(now)
+			}
 			win = &window{start: now}
 			l.windows[wk] = win
 		}
@@ -320,6 +348,23 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, route string) (re
 		return release, false
 	}
 	return release, true
+}
+
+// pruneWindows drops the route windows that have ended at now, and all of
+// them when none has. The caller holds l.mu.
+func (l *rateLimits) pruneWindows(now time.Time) {
+	longest := l.other.per
+	for _, rl := range l.routes {
+		longest = max(longest, rl.per)
+	}
+	for k, w := range l.windows {
+		if !now.Before(w.start.Add(longest)) {
+			delete(l.windows, k)
+		}
+	}
+	if len(l.windows) >= maxWindows {
+		clear(l.windows)
+	}
 }
 
 // tooMany answers 429 and records it.

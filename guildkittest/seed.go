@@ -18,19 +18,39 @@ import (
 // or a webhook's channel). examples/emulator-seed.json shows every part.
 //
 //	{
-//	  "users":  [{"id": "1001", "username": "alice"}],
+//	  "bot":    {"id": "1000", "username": "testbot"},
+//	  "users":  [{"id": "1001", "username": "alice"}, {"id": "1002", "username": "dave"}],
+//	  "access_tokens": [{"user_id": "1002", "access_token": "access.dave-joins-guilds"}],
 //	  "guilds": [{
 //	    "id": "2001", "name": "Test guild", "owner_id": "1001",
 //	    "roles":    [{"id": "2002", "name": "Moderator", "permissions": "2"}],
 //	    "channels": [{"id": "2003", "name": "general", "type": 0}],
-//	    "members":  [{"user_id": "1001", "roles": ["2002"], "nick": "Al"}],
+//	    "members":  [{"user_id": "1001", "nick": "Al"}, {"user_id": "1000", "roles": ["2002"]}],
 //	    "invites":  [{"code": "welcome", "channel_id": "2003"}],
-//	    "webhooks": [{"channel_id": "2003", "name": "CI"}]
+//	    "webhooks": [{"channel_id": "2003", "name": "CI"}, {"channel_id": "2003", "name": "App", "application_owned": true}]
 //	  }]
 //	}
 type Seed struct {
+	// Bot, when set, gives the bot user a fixed id (and a username), so
+	// that a seed can make it a member with roles of guilds another user
+	// owns, to test permission and hierarchy refusals. Its token stays the
+	// server's. Without it the bot keeps its own id, random, and owns the
+	// guilds that name no owner.
+	Bot    *guildkit.User  `json:"bot,omitempty"`
 	Users  []guildkit.User `json:"users"`
 	Guilds []SeedGuild     `json:"guilds"`
+	// AccessTokens are OAuth2 access tokens of users (with the guilds.join
+	// scope), as [Server.NewAccessToken] makes them, for Add Guild Member
+	// and "Authorization: Bearer" from any language. A token must start
+	// with "access." and be at least 16 characters; unlike the tokens the
+	// server makes, it is as guessable as the seed makes it.
+	AccessTokens []SeedAccessToken `json:"access_tokens,omitempty"`
+}
+
+// SeedAccessToken is an OAuth2 access token of a user of a [Seed].
+type SeedAccessToken struct {
+	UserID      guildkit.Snowflake `json:"user_id"`
+	AccessToken string             `json:"access_token"`
 }
 
 // SeedGuild is a guild of a [Seed]. The owner (owner_id, default the bot)
@@ -60,6 +80,10 @@ type SeedInvite struct {
 type SeedWebhook struct {
 	ChannelID guildkit.Snowflake `json:"channel_id"`
 	Name      string             `json:"name"`
+	// ApplicationOwned makes the webhook the bot's application's, which may
+	// send every kind of component (interactive buttons and selects); a
+	// webhook no application owns may send only link buttons.
+	ApplicationOwned bool `json:"application_owned,omitempty"`
 }
 
 // SeedError is what is wrong with a seed: each problem with where it is, a
@@ -145,11 +169,29 @@ func (seed *Seed) check() []string {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	users := map[guildkit.Snowflake]bool{}
+	if seed.Bot != nil {
+		if seed.Bot.ID == 0 {
+			bad("bot.id: give the bot's id")
+		}
+		users[seed.Bot.ID] = true
+	}
 	for i, u := range seed.Users {
 		if u.ID != 0 && users[u.ID] {
 			bad("users[%d].id: %s is used twice", i, u.ID)
 		}
 		users[u.ID] = true
+	}
+	tokens := map[string]bool{}
+	for i, at := range seed.AccessTokens {
+		switch {
+		case at.UserID == 0 || !users[at.UserID]:
+			bad("access_tokens[%d].user_id: no user %s in users", i, at.UserID)
+		case !strings.HasPrefix(at.AccessToken, accessTokenPrefix) || len(at.AccessToken) < 16:
+			bad("access_tokens[%d].access_token: an access token starts with %q and has at least 16 characters", i, accessTokenPrefix)
+		case tokens[at.AccessToken]:
+			bad("access_tokens[%d].access_token: used twice", i)
+		}
+		tokens[at.AccessToken] = true
 	}
 	for gi, g := range seed.Guilds {
 		path := fmt.Sprintf("guilds[%d]", gi)
@@ -215,9 +257,17 @@ type SeedResult struct {
 // fresh or reset server).
 func (s *Server) ApplySeed(seed *Seed) SeedResult {
 	res := SeedResult{Guilds: []guildkit.Guild{}, Webhooks: []guildkit.Webhook{}}
+	if seed.Bot != nil {
+		s.setBot(*seed.Bot)
+	}
 	for _, u := range seed.Users {
 		s.AddUser(u)
 	}
+	s.mu.Lock()
+	for _, at := range seed.AccessTokens {
+		s.tokens[at.AccessToken] = at.UserID
+	}
+	s.mu.Unlock()
 	for _, sg := range seed.Guilds {
 		g := sg.Guild
 		g.Roles = sg.Roles
@@ -239,10 +289,58 @@ func (s *Server) ApplySeed(seed *Seed) SeedResult {
 			s.AddInvite(g.ID, inv.ChannelID, inv.Invite)
 		}
 		for _, w := range sg.Webhooks {
-			res.Webhooks = append(res.Webhooks, s.AddWebhook(w.ChannelID, w.Name))
+			var opts []WebhookOption
+			if w.ApplicationOwned {
+				opts = append(opts, WebhookApplication(s.BotID()))
+			}
+			res.Webhooks = append(res.Webhooks, s.AddWebhook(w.ChannelID, w.Name, opts...))
 		}
 		stored, _ := s.Guild(g.ID)
 		res.Guilds = append(res.Guilds, stored)
 	}
 	return res
+}
+
+// setBot gives the bot user bot's id and username (the rest of its fields
+// too, Bot always true), keeping its token. It panics when the bot is
+// already in a guild or the id is another user's: a seed with a bot is for
+// a fresh or reset server.
+func (s *Server) setBot(bot guildkit.User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if problem := s.botConflictLocked(bot.ID); problem != "" {
+		panic("guildkittest: ApplySeed: " + problem)
+	}
+	old := s.users[s.bot]
+	if bot.Username == "" {
+		bot.Username = old.Username
+	}
+	if bot.Discriminator == "" {
+		bot.Discriminator = "0"
+	}
+	bot.Bot = true
+	delete(s.users, s.bot)
+	s.users[bot.ID] = &bot
+	s.bot = bot.ID
+	s.tokens[s.botToken] = bot.ID
+	if bot.ID > s.lastID {
+		s.lastID = bot.ID
+	}
+}
+
+// botConflictLocked says why the bot cannot take the id, or "". The caller
+// holds s.mu.
+func (s *Server) botConflictLocked(id guildkit.Snowflake) string {
+	if id == s.bot {
+		return ""
+	}
+	if _, taken := s.users[id]; taken {
+		return fmt.Sprintf("bot.id: %s is another user's", id)
+	}
+	for _, gs := range s.guilds {
+		if _, member := gs.members[s.bot]; member {
+			return "bot: the bot is already in a guild; reset the server before seeding a bot"
+		}
+	}
+	return ""
 }

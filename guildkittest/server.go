@@ -169,7 +169,9 @@ func New(opts ...Option) *Server {
 
 // Listen starts a server on addr ("127.0.0.1:8080"; port 0 picks a free
 // one), as the standalone emulator does; the caller must Close it. Its
-// [Server.URL] names the address it listens on.
+// [Server.URL] names the address it listens on, with a loopback address
+// (127.0.0.1) in place of an unspecified one ("0.0.0.0:0", ":8080"), so
+// that it is an address a client on the same machine can use.
 func Listen(addr string, opts ...Option) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -181,7 +183,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 	s.srv.Listener = l
 	s.timeouts.configure(s.srv.Config)
 	s.srv.Start()
-	s.URL = s.srv.URL
+	s.URL = usableURL(l.Addr())
 	return s, nil
 }
 
@@ -257,6 +259,7 @@ func (s *Server) handler() http.Handler {
 	root.Handle(APIPrefix+"/", http.StripPrefix(APIPrefix, apiRoutes))
 	root.Handle(ControlPrefix, s.controlHandler())
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
+	root.HandleFunc("GET /invite/{code}", s.serveInviteLink)
 	root.Handle("/", apiRoutes)
 	return root
 }
@@ -453,6 +456,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.channelRoutes,
 		s.webhookRoutes,
 		s.interactionRoutes,
+		s.userRoutes,
 	} {
 		register(reg)
 	}
@@ -619,7 +623,7 @@ func (c *call) decode(v any) bool {
 		return false
 	}
 	if msg := decodeJSON(b, v); msg != "" {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+		c.error(http.StatusBadRequest, jsonErrorCode(msg), msg)
 		return false
 	}
 	return true
@@ -628,7 +632,7 @@ func (c *call) decode(v any) bool {
 // decodeJSON decodes one JSON value, not null, with nothing after it, into
 // v; it returns what is wrong, or "".
 func decodeJSON(b []byte, v any) string {
-	const invalid = "The request body contains invalid JSON."
+	const invalid = invalidJSONMessage
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {

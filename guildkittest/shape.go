@@ -3,6 +3,7 @@ package guildkittest
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/components"
@@ -133,8 +134,12 @@ func fill(p any) {
 	case *guildkit.Guild:
 		fillGuild(o)
 	case *guildkit.Message:
-		// The service numbers the components it was given without ids.
+		// The reference platform numbers the components of every message,
+		// Components V2 or legacy, from 1 ("generated sequentially if left
+		// empty"): a legacy message's components carry ids 1..n too, not
+		// the 0 one line of the components document mentions.
 		components.AssignIDs(o.Components...)
+		resolveMedia(o.ID, o.Components, o.Attachments)
 		if o.Mentions == nil {
 			o.Mentions = []guildkit.User{}
 		}
@@ -154,6 +159,11 @@ func fill(p any) {
 		}
 		if o.Spacing == 0 {
 			o.Spacing = components.SpacingSmall
+		}
+	case *components.Container:
+		// accent_color is always in the answer, null when none was set.
+		if o.AccentColor.IsZero() {
+			o.AccentColor = components.Null[int]()
 		}
 	case *components.Thumbnail:
 		if o.Description.IsZero() {
@@ -182,7 +192,29 @@ func fill(p any) {
 		if o.Flags == nil {
 			o.Flags = &zero
 		}
+		if o.FlagsNew == nil {
+			// The flags again as a decimal string, as the reference
+			// platform sends beside flags.
+			v := strconv.Itoa(*o.Flags)
+			o.FlagsNew = &v
+		}
+	case *guildkit.OnboardingPromptOption:
+		// The reference platform answers an option's description as a
+		// string, "" when none was given.
+		if o.Description == nil {
+			empty := ""
+			o.Description = &empty
+		}
 	}
+}
+
+// optPointer returns a pointer to o's value, or nil when o is null or
+// absent.
+func optPointer[T any](o guildkit.Opt[T]) *T {
+	if v, ok := o.Get(); ok {
+		return &v
+	}
+	return nil
 }
 
 // nullable returns the value p points at, or Null when p is nil.
@@ -260,8 +292,10 @@ func fillChannel(ch *guildkit.Channel) {
 
 func fillGuild(g *guildkit.Guild) {
 	n := func(v int) *int { return &v }
-	if g.Region.IsZero() {
-		g.Region = guildkit.Null[string]()
+	if v, ok := g.Region.Get(); !ok || v == "" {
+		// The field is deprecated; the reference platform still sends a
+		// string, "deprecated" for a guild that never chose a region.
+		g.Region = guildkit.Some("deprecated")
 	}
 	if g.WidgetEnabled == nil {
 		f := false

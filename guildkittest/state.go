@@ -93,6 +93,7 @@ func (s *Server) AddGuild(g guildkit.Guild) guildkit.Guild {
 		if r.ID == 0 {
 			r.ID = s.newID()
 		}
+		syncRoleColors(&r)
 		cp := r
 		gs.roles[r.ID] = &cp
 	}
@@ -168,6 +169,7 @@ func (s *Server) AddRole(guildID guildkit.Snowflake, r guildkit.Role) guildkit.R
 	if r.ID == 0 {
 		r.ID = s.newID()
 	}
+	syncRoleColors(&r)
 	cp := r
 	gs.roles[r.ID] = &cp
 	return shaped(r)

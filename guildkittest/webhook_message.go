@@ -306,9 +306,12 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 		}
 		th := &guildkit.Channel{ID: s.newID(), Type: guildkit.ChannelTypePublicThread, GuildID: gs.guild.ID, Name: threadName,
 			ParentID: guildkit.Some(ch.ID), PermissionOverwrites: []guildkit.PermissionOverwrite{}}
+		forumThreadFields(th, ch, e.hook.ID, tags, s.now().UTC())
 		gs.channels[th.ID] = th
 		s.webhookThread(th.ID).AppliedTags = slices.Clone(tags)
 		cp := *th
+		md := *th.ThreadMetadata
+		cp.ThreadMetadata = &md
 		created = &cp
 		target = th.ID
 	}
@@ -344,6 +347,12 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 		text = webhookComponentText(comps)
 	}
 	m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, am)
+	if created != nil {
+		// The thread's first message is the one just made.
+		created.LastMessageID = guildkit.Some(m.ID)
+		gs.channels[created.ID].LastMessageID = guildkit.Some(m.ID)
+		m.Thread = created
+	}
 	s.wh().messages[m.ID] = &webhookMessage{msg: m, webhookID: e.hook.ID}
 	if !wait {
 		c.noContent()
@@ -412,6 +421,7 @@ func webhookOptPtr[T any](o wire.Opt[T]) *T {
 func webhookRichEmbeds(in []guildkit.Embed) []guildkit.Embed {
 	out := make([]guildkit.Embed, len(in))
 	for i, e := range in {
+		e = modelledEmbed(e)
 		if e.Type == "" {
 			e.Type = guildkit.EmbedTypeRich
 		}
@@ -585,4 +595,28 @@ func (s *Server) editWebhookMessage(c *call) {
 	m.EditedTimestamp = &now
 	wm.msg = m
 	c.json(http.StatusOK, copyWebhookMessage(m))
+}
+
+// forumThreadFields gives a thread Execute Webhook creates in forum the
+// fields the reference platform's thread always carries: its owner (the
+// webhook, the author of its first message), its metadata (open, unlocked,
+// archiving after the forum's default duration, 3 days when it has none),
+// its counts (the first message is not counted in message_count) and its
+// applied tags.
+func forumThreadFields(th, forum *guildkit.Channel, owner guildkit.Snowflake, tags []guildkit.Snowflake, now time.Time) {
+	zero, one := 0, 1
+	th.OwnerID = owner
+	archive := forum.DefaultAutoArchiveDuration
+	if archive == 0 {
+		archive = 4320
+	}
+	created := now
+	th.ThreadMetadata = &guildkit.ThreadMetadata{AutoArchiveDuration: archive, ArchiveTimestamp: now, CreateTimestamp: &created}
+	th.MessageCount, th.TotalMessageSent, th.MemberCount = &zero, &one, &zero
+	th.RateLimitPerUser = &zero
+	if forum.DefaultThreadRateLimitPerUser != nil {
+		rl := *forum.DefaultThreadRateLimitPerUser
+		th.RateLimitPerUser = &rl
+	}
+	th.AppliedTags = append([]guildkit.Snowflake{}, tags...)
 }

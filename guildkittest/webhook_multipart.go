@@ -72,6 +72,16 @@ func readMessageUpload(c *call) bool {
 	return true
 }
 
+// maxMultipartParts bounds the parts of a multipart body: payload_json and
+// [MaxMessageFiles] files need 11, and the rest of the 64 leave room for
+// form fields a client adds. A body with more is refused (400) at the
+// first part past the bound, before it is read further: each part costs
+// the reader a few hundred bytes of headers, so an unbounded count of
+// empty parts would make the server allocate several times the body.
+const maxMultipartParts = 64
+
+const tooManyPartsMessage = "Invalid multipart body: more than 64 parts"
+
 // readJSONPart reads a JSON body or part of at most MaxJSONBody bytes; a
 // longer one is a *http.MaxBytesError.
 func readJSONPart(r io.Reader) ([]byte, error) {
@@ -91,7 +101,7 @@ func (c *call) readMessageBody() (webhookMessageBody, []webhookFile, bool) {
 		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, "Invalid body")
 		return webhookMessageBody{}, nil, false
 	case up.bad != "":
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, up.bad)
+		c.error(http.StatusBadRequest, jsonErrorCode(up.bad), up.bad)
 		return up.body, nil, false
 	case up.problems != nil:
 		c.formError(up.problems)
@@ -104,18 +114,25 @@ func (c *call) readMessageBody() (webhookMessageBody, []webhookFile, bool) {
 // files[n] parts, stopping at the first problem. It touches no server
 // state. The error is the reader's (a *http.MaxBytesError past the limit).
 func readWebhookMultipart(r *http.Request, up *messageUpload) error {
+	limitPartHeaders(r)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		up.bad = "Invalid multipart body"
 		return nil
 	}
-	for {
+	var scratch []byte // a file's bytes as they are read: made for the first file
+	for parts := 0; ; parts++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
+		}
+		if parts == maxMultipartParts {
+			part.Close()
+			up.bad = tooManyPartsMessage
+			return nil
 		}
 		name := part.FormName()
 		switch {
@@ -125,7 +142,7 @@ func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 				return err
 			}
 			if msg := decodeJSON(b, &up.body); msg != "" {
-				up.bad = "The payload_json part is not valid JSON."
+				up.bad = invalidPayloadJSONMessage
 				return nil
 			}
 		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
@@ -138,15 +155,21 @@ func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 				up.problems = map[string]string{"files": fmt.Sprintf("Must be %d or fewer in length.", MaxMessageFiles)}
 				return nil
 			}
-			var kept bytes.Buffer
-			size, err := io.Copy(&kept, io.LimitReader(part, attachmentKeep+1))
-			if err != nil {
+			if scratch == nil {
+				scratch = make([]byte, attachmentKeep+1)
+			}
+			// Read into one buffer for all the files, then copied at its
+			// size: a growing buffer per file would allocate twice it.
+			read, err := io.ReadFull(part, scratch)
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 				return err
 			}
-			data := kept.Bytes()
-			if size > attachmentKeep {
+			size := int64(read)
+			var data []byte
+			if size <= attachmentKeep {
+				data = bytes.Clone(scratch[:read])
+			} else {
 				// Too large to keep: its size is counted, its bytes are not.
-				data = nil
 				more, err := io.Copy(io.Discard, part)
 				if err != nil {
 					return err
@@ -178,6 +201,9 @@ func (s *Server) newAttachments(channelID guildkit.Snowflake, kept []guildkit.At
 				a.Filename = e.Filename
 			}
 			a.Description = e.Description
+		}
+		if strings.HasPrefix(f.contentType, "image/") && f.data != nil {
+			a.Width, a.Height = imageSize(f.data)
 		}
 		a.URL = fmt.Sprintf("%s/attachments/%s/%s/%s", s.URL, channelID, a.ID, url.PathEscape(a.Filename))
 		a.ProxyURL = a.URL

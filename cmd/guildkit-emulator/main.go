@@ -5,9 +5,26 @@
 //	go run github.com/seed012df1e9/guildkit/cmd/guildkit-emulator@latest
 //	go run ./cmd/guildkit-emulator -seed examples/emulator-seed.json -state emulator-state.json
 //
-// It prints the base URL, the bot token and a webhook URL as shell
-// assignments (GUILDKIT_BASE_URL=...), so a script can eval them, and keeps
-// serving until SIGINT or SIGTERM. The emulator is stateful: it enforces
+// It prints what a bot needs as shell assignments, so a script can eval
+// them, and keeps serving until SIGINT or SIGTERM:
+//
+//	GUILDKIT_BASE_URL         the interface's base URL (an address a client can use,
+//	                          127.0.0.1 when listening on 0.0.0.0)
+//	GUILDKIT_TOKEN            the bot's token ("Authorization: Bot <token>")
+//	GUILDKIT_BOT_ID           the bot's user id
+//	GUILDKIT_GUILD_ID         the first guild (the seed's first, else the lowest id)
+//	GUILDKIT_CHANNEL_ID       that guild's first text channel
+//	GUILDKIT_WEBHOOK_URL      a webhook no application owns (link buttons only)
+//	GUILDKIT_APP_WEBHOOK_URL  a webhook the bot's application owns (every component)
+//	GUILDKIT_ADMIN_TOKEN      the control API's token, when it needs one
+//
+// An OAuth2 access token, which Add Guild Member needs, comes from the seed
+// ("access_tokens") or from the control API:
+//
+//	curl -X POST -d '{"user_id": "1001"}' $URL/_guildkit/api/access-tokens
+//
+// which answers {"access_token": "access....", ...}. The list of control
+// routes is at /_guildkit/api/ (and on the inspector page). The emulator is stateful: it enforces
 // permissions and rate limits and records the gateway events each operation
 // emits. Open the printed inspector URL in a browser to watch guilds,
 // members, messages and the live event and request feeds; the control API
@@ -29,12 +46,17 @@
 //	                     reference platform behaves), sliding-window or token-bucket
 //	-route-limit SPEC    limit a route per major parameter, "GET /guilds/{guild.id}=5/1s";
 //	                     repeat the flag for more routes
+//	-default-route-limit N/PERIOD
+//	                     limit every other route per major parameter (default 1000/1s,
+//	                     roomy, so that every answer carries X-RateLimit-* bucket headers
+//	                     as the platform's do; "off" sends them only on -route-limit routes)
 //	-latency D           delay every answer by D, as a distant deployment would
 //	-request-log N       keep the last N requests in the request log (default 4096; the log
 //	                     never keeps an Authorization value)
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
-// #general channel and a webhook in it.
+// #general channel and two webhooks in it, one of them the bot's
+// application's.
 //
 // It is meant to face real networks: every body is read within the
 // reference platform's limits before it touches the state (413 past them),
@@ -90,6 +112,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	globalWindow := fs.String("global-window", "fixed-window", "how the global limit is counted: fixed-window, sliding-window or token-bucket")
 	latency := fs.Duration("latency", 0, "delay every answer by `D`")
 	requestLog := fs.Int("request-log", guildkittest.DefaultRequestLogSize, "keep the last `N` requests in the request log")
+	defaultRouteLimit := fs.String("default-route-limit", "1000/1s", "limit every route not named by -route-limit to `N/PERIOD` per major parameter; \"off\" for none")
 	var routeLimits []guildkittest.Option
 	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
 		o, err := parseRouteLimit(v)
@@ -140,6 +163,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: -request-log: %d is negative", errUsage, *requestLog)
 	}
 	opts = append(opts, guildkittest.WithRequestLogSize(*requestLog))
+	if *defaultRouteLimit != "off" {
+		o, err := parseDefaultRouteLimit(*defaultRouteLimit)
+		if err != nil {
+			return fmt.Errorf("%w: -default-route-limit: %v", errUsage, err)
+		}
+		opts = append(opts, o)
+	}
 	loopback, err := isLoopback(*addr)
 	if err != nil {
 		return fmt.Errorf("%w: -addr: %v", errUsage, err)
@@ -158,6 +188,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer srv.Close()
 
+	var first guildkit.Snowflake // the guild to print, when the seed names one
 	loaded := false
 	if *stateFile != "" {
 		f, err := os.Open(*stateFile)
@@ -179,17 +210,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "# state loaded from %s; the seed is not applied again\n", *stateFile)
 		}
 	case seed != nil:
-		srv.ApplySeed(seed)
+		if res := srv.ApplySeed(seed); len(res.Guilds) > 0 {
+			first = res.Guilds[0].ID
+		}
 	default:
 		demo(srv)
 	}
 
 	fmt.Fprintf(out, "# guildkit emulator listening; stop with Ctrl-C\n")
-	fmt.Fprintf(out, "GUILDKIT_BASE_URL=%s\n", srv.BaseURL())
-	fmt.Fprintf(out, "GUILDKIT_TOKEN=%s\n", srv.Token())
-	if hooks := srv.Webhooks(); len(hooks) > 0 {
-		fmt.Fprintf(out, "GUILDKIT_WEBHOOK_URL=%s/webhooks/%s/%s\n", srv.BaseURL(), hooks[0].ID, hooks[0].Token)
+	if !loopback {
+		fmt.Fprintf(out, "# listening on %s: from another machine, use this machine's address in place of the one below\n", *addr)
 	}
+	printStartup(out, srv, first)
 	inspector := srv.URL + guildkittest.ControlPrefix
 	if *adminToken != "" {
 		fmt.Fprintf(out, "GUILDKIT_ADMIN_TOKEN=%s\n", *adminToken)
@@ -233,11 +265,70 @@ func parseRouteLimit(v string) (guildkittest.Option, error) {
 	return guildkittest.WithRouteLimit(route, count, d), nil
 }
 
-// demo seeds a guild with a #general channel and a webhook in it.
+// demo seeds a guild with a #general channel and two webhooks in it: one
+// no application owns and one the bot's application owns.
 func demo(srv *guildkittest.Server) {
 	g := srv.AddGuild(guildkit.Guild{Name: "Emulator guild"})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	srv.AddWebhook(ch.ID, "Emulator")
+	srv.AddWebhook(ch.ID, "Emulator app", guildkittest.WebhookApplication(srv.BotID()))
+}
+
+// printStartup prints the assignments a bot needs (see the package
+// comment): first is the guild to name, or 0 for the lowest id.
+func printStartup(out io.Writer, srv *guildkittest.Server, first guildkit.Snowflake) {
+	fmt.Fprintf(out, "GUILDKIT_BASE_URL=%s\n", srv.BaseURL())
+	fmt.Fprintf(out, "GUILDKIT_TOKEN=%s\n", srv.Token())
+	fmt.Fprintf(out, "GUILDKIT_BOT_ID=%s\n", srv.BotID())
+	guilds := srv.Guilds()
+	if first == 0 && len(guilds) > 0 {
+		first = guilds[0].ID
+	}
+	if first != 0 {
+		fmt.Fprintf(out, "GUILDKIT_GUILD_ID=%s\n", first)
+		for _, ch := range srv.Channels(first) {
+			if ch.Type == guildkit.ChannelTypeGuildText {
+				fmt.Fprintf(out, "GUILDKIT_CHANNEL_ID=%s\n", ch.ID)
+				break
+			}
+		}
+	}
+	var plain, app *guildkit.Webhook
+	hooks := srv.Webhooks()
+	for i, h := range hooks {
+		if h.Token == "" {
+			continue
+		}
+		switch {
+		case h.ApplicationID == nil && plain == nil:
+			plain = &hooks[i]
+		case h.ApplicationID != nil && app == nil:
+			app = &hooks[i]
+		}
+	}
+	if plain != nil {
+		fmt.Fprintf(out, "# GUILDKIT_WEBHOOK_URL: owned by no application; may send link buttons, not interactive components\n")
+		fmt.Fprintf(out, "GUILDKIT_WEBHOOK_URL=%s/webhooks/%s/%s\n", srv.BaseURL(), plain.ID, plain.Token)
+	}
+	if app != nil {
+		fmt.Fprintf(out, "# GUILDKIT_APP_WEBHOOK_URL: owned by the bot's application; may send every kind of component\n")
+		fmt.Fprintf(out, "GUILDKIT_APP_WEBHOOK_URL=%s/webhooks/%s/%s\n", srv.BaseURL(), app.ID, app.Token)
+	}
+	fmt.Fprintf(out, "# access tokens for Add Guild Member: POST %s%sapi/access-tokens {\"user_id\": \"...\"}\n", srv.URL, guildkittest.ControlPrefix)
+}
+
+// parseDefaultRouteLimit reads "1000/1s".
+func parseDefaultRouteLimit(v string) (guildkittest.Option, error) {
+	n, per, ok := strings.Cut(v, "/")
+	count, err := strconv.Atoi(n)
+	if !ok || err != nil || count < 1 {
+		return nil, fmt.Errorf("%q is not of the form \"1000/1s\" (a count of at least 1, a period)", v)
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return nil, fmt.Errorf("%q: the period must be a positive duration such as 1s", v)
+	}
+	return guildkittest.WithDefaultRouteLimit(count, d), nil
 }
 
 // saveState writes the state next to path and renames it into place, so a

@@ -294,9 +294,10 @@ func TestAdminTokenOffLoopback(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "s3cret-admin", vars["GUILDKIT_ADMIN_TOKEN"])
-	// Reach it on loopback: 0.0.0.0 listens there too.
-	base := strings.Replace(strings.TrimSuffix(vars["GUILDKIT_BASE_URL"], "/api/v10"), "0.0.0.0", "127.0.0.1", 1)
-	base = strings.Replace(base, "[::]", "127.0.0.1", 1)
+	// The printed address is one a client can use: loopback, not 0.0.0.0
+	// or [::].
+	base := strings.TrimSuffix(vars["GUILDKIT_BASE_URL"], "/api/v10")
+	require.True(t, strings.HasPrefix(base, "http://127.0.0.1:"), base)
 	status, _ := getJSON(t, base+"/_guildkit/api/state", nil)
 	assert.Equal(t, http.StatusUnauthorized, status)
 	status, _ = getJSON(t, base+"/_guildkit/api/state", map[string]string{"Authorization": "Bearer wrong"})
@@ -305,4 +306,31 @@ func TestAdminTokenOffLoopback(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	status, _ = getJSON(t, base+"/_guildkit/api/events?token=s3cret-admin", nil)
 	assert.Equal(t, http.StatusOK, status)
+}
+
+// TestDemoPrintsIDs: with no seed the demo guild's ids and both webhook
+// URLs are printed, and they name what they say.
+func TestDemoPrintsIDs(t *testing.T) {
+	e := start(t)
+	c := e.client(t)
+	id, err := guildkit.ParseSnowflake(e.vars["GUILDKIT_GUILD_ID"])
+	require.NoError(t, err)
+	g, err := c.Guilds.Get(t.Context(), id, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "Emulator guild", g.Name)
+	chs, err := c.Channels.List(t.Context(), g.ID)
+	require.NoError(t, err)
+	require.NotEmpty(t, chs)
+	assert.Equal(t, chs[0].ID.String(), e.vars["GUILDKIT_CHANNEL_ID"])
+	for k, owned := range map[string]bool{"GUILDKIT_WEBHOOK_URL": false, "GUILDKIT_APP_WEBHOOK_URL": true} {
+		status, body := getJSON(t, e.vars[k], nil)
+		require.Equal(t, http.StatusOK, status, k)
+		var hook map[string]any
+		require.NoError(t, json.Unmarshal(body, &hook))
+		assert.Equal(t, owned, hook["application_id"] != nil, "%s: %s", k, body)
+		if owned {
+			assert.Equal(t, e.vars["GUILDKIT_BOT_ID"], hook["application_id"])
+		}
+	}
+	e.stop(t)
 }

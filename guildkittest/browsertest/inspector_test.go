@@ -109,16 +109,18 @@ func TestInspectorShowsMessagesAndLiveEvents(t *testing.T) {
 	require.NoError(t, err)
 
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.WaitVisible(`//div[contains(@class, "c-text") and contains(text(), "Build 42 passed")]`)))
-	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".message .c-container")))
+		chromedp.WaitVisible(`//div[contains(@class, "c-text")]/h3[text()="Build 42 passed"]`)))
+	// Read in one step each: the page redraws the messages as events come.
+	text, err := textOf(ctx, ".message .c-container", false)
 	require.NoError(t, err)
-	openClass, err := chromedp.Run(ctx, chromedp.AttributeValue(`//button[text()="Open build"]`, "class"))
+	openClass, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("button")].find(b => b.textContent === "Open build").className`))
 	require.NoError(t, err)
 	retryDisabled, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll("button")].find(b => b.textContent === "Retry").disabled`))
 	require.NoError(t, err)
-	assert.Contains(t, text, "## Build 42 passed", "markdown is shown as text")
+	assert.Contains(t, text, "Build 42 passed", "the heading's text")
+	assert.NotContains(t, text, "## Build", "markdown is rendered, not shown raw")
 	assert.Contains(t, text, "All 118 tests green.")
-	assert.Contains(t, openClass.Value, "style-5", "a link button is drawn as a link button")
+	assert.Contains(t, openClass, "style-5", "a link button is drawn as a link button")
 	assert.True(t, retryDisabled, "a disabled button is drawn disabled")
 
 	// A new event appears in the feed without a reload.

@@ -1,5 +1,7 @@
-// The emulator's inspector page: the server's state, its webhook messages
-// rendered with their components, and the live event and request feeds.
+// The emulator's inspector page: the server's state (sections.js), its
+// webhook messages rendered with their markdown (markdown.js), embeds,
+// attachments and components, and the live event and request feeds, each
+// item's detail a click away.
 // Plain DOM, no framework; every piece of server data is set as text, never
 // as HTML.
 "use strict";
@@ -34,26 +36,18 @@ function table(headers, rows) {
 const channelTypes = { 0: "text", 2: "voice", 4: "category", 5: "announcement", 10: "thread", 11: "thread", 12: "private thread", 13: "stage", 15: "forum", 16: "media" };
 
 function renderState(st) {
+  setMentionNames(st);
   const users = new Map((st.users || []).map((u) => [u.id, u]));
+  const now = new Date(st.now || Date.now());
   const box = document.getElementById("guilds");
   box.replaceChildren();
   if (!st.guilds || st.guilds.length === 0) {
     box.append(el("p", { class: "empty", text: "No guilds yet." }));
   }
   for (const g of st.guilds || []) {
-    const roles = new Map((g.roles || []).map((r) => [r.id, r.name]));
     box.append(el("div", { class: "guild", "data-guild": g.guild.id },
-      el("h3", { text: g.guild.name }),
-      el("h4", { text: "Channels" }),
-      table(["name", "type", "id"], (g.channels || []).map((c) => ["#" + c.name, channelTypes[c.type] || String(c.type), c.id])),
-      el("h4", { text: "Members" }),
-      table(["user", "nick", "roles"], (g.members || []).map((m) => {
-        const u = m.member.user || {};
-        const name = (users.get(u.id) || u).username || u.id;
-        return [name, m.member.nick || "", (m.member.roles || []).map((id) => roles.get(id) || id).join(", ")];
-      })),
-      el("h4", { text: "Roles" }),
-      table(["name", "permissions", "position"], (g.roles || []).map((r) => [r.name, r.permissions, String(r.position ?? 0)]))));
+      el("h3", {}, g.guild.name, " ", idCell(g.guild.id)),
+      guildSections(st, g, users, now)));
   }
   renderMessages(st);
 }
@@ -72,13 +66,23 @@ function renderMessages(st) {
   for (const { webhook_id: wid, message: m } of msgs.slice().reverse()) {
     const hook = hooks.get(wid) || {};
     const author = (m.author && m.author.username) || hook.name || "webhook";
+    const v2 = ((m.flags || 0) & (1 << 15)) !== 0;
+    messageAttachments = m.attachments || [];
     const node = el("article", { class: "message", "data-message": m.id },
-      el("div", {}, el("span", { class: "author", text: author }), el("span", { class: "meta", text: m.timestamp || "" })),
-      m.content ? el("div", { class: "content", text: m.content }) : null,
+      el("div", {}, el("span", { class: "author", text: author }), el("span", { class: "meta", text: m.timestamp || "" }),
+        el("span", { class: "meta" }, idCell(m.id))),
+      m.content ? renderMarkdown(m.content, "content") : null,
+      (m.embeds || []).map(renderEmbed),
+      v2 ? null : renderAttachments(m.attachments),
       renderComponents(m.components || []));
     box.append(node);
   }
+  messageAttachments = [];
 }
+
+// messageAttachments are the attachments of the message being drawn, which
+// its components' attachment:// media refer to.
+let messageAttachments = [];
 
 function renderComponents(list) {
   return el("div", { class: "components" }, list.map(renderComponent));
@@ -100,11 +104,15 @@ function renderComponent(c) {
     case 9: return el("div", { class: "c-section" },
       el("div", { class: "c-body" }, (c.components || []).map(renderComponent)),
       c.accessory ? renderComponent(c.accessory) : null);
-    case 10: return el("div", { class: "c-text", text: c.content || "" });
-    case 11: return el("div", { class: "c-media c-thumb", title: c.description || "", text: mediaName(c.media) });
-    case 12: return el("div", { class: "c-gallery" },
-      (c.items || []).map((it) => el("div", { class: "c-media", title: it.description || "", text: mediaName(it.media) })));
-    case 13: return el("div", { class: "c-file", text: mediaName(c.file) });
+    case 10: return renderMarkdown(c.content || "", "c-text");
+    case 11: return mediaBox("c-media c-thumb", c.media, c.description);
+    case 12: return el("div", { class: "c-gallery" }, (c.items || []).map((it) => mediaBox("c-media", it.media, it.description)));
+    case 13: {
+      const url = mediaURL(c.file, messageAttachments);
+      const name = c.name || mediaName(c.file);
+      return el("div", { class: "c-file" }, url ? link(url, [document.createTextNode(name)]) : name,
+        c.size !== undefined ? el("span", { class: "meta", text: " " + sizeText(c.size) }) : null);
+    }
     case 14: return el("hr", { class: "c-separator spacing-" + (c.spacing || 1) + (c.divider === false ? "" : " divider") });
     case 17: {
       const box = el("div", { class: "c-container" + (c.spoiler ? " spoiler" : "") }, (c.components || []).map(renderComponent));
@@ -115,6 +123,14 @@ function renderComponent(c) {
   }
 }
 
+// mediaBox draws an unfurled media item: the image when its URL resolves,
+// else its name.
+function mediaBox(cls, media, description) {
+  const url = mediaURL(media, messageAttachments);
+  if (url) return el("div", { class: cls, title: description || "" }, el("img", { src: url, alt: description || mediaName(media) }));
+  return el("div", { class: cls, title: description || "", text: mediaName(media) });
+}
+
 function mediaName(m) {
   if (!m || !m.url) return "media";
   const u = m.url;
@@ -123,9 +139,10 @@ function mediaName(m) {
 
 // ---- feeds ----
 
-function addFeedItem(listID, text, cls) {
+function addFeedItem(listID, text, cls, detail) {
   const list = document.getElementById(listID);
-  const li = el("li", { class: "fresh " + (cls || ""), text });
+  const li = el("li", { class: "fresh " + (cls || ""), text, title: "click for the detail" });
+  if (detail !== undefined) li.addEventListener("click", () => toggleDetail(li, detail));
   list.prepend(li);
   setTimeout(() => li.classList.remove("fresh"), 1500);
   while (list.children.length > 200) list.lastChild.remove();
@@ -142,14 +159,15 @@ function scheduleRefresh() {
 
 async function refresh() {
   const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json())]);
+  st.now = clock.now;
   renderState(st);
   document.getElementById("clock").textContent = "server clock " + clock.now;
 }
 
 async function loadLogs() {
   const [events, requests] = await Promise.all([fetch(api("events")).then((r) => r.json()), fetch(api("requests")).then((r) => r.json())]);
-  for (const e of (events || []).slice(-200)) addFeedItem("events", eventText(e));
-  for (const r of (requests || []).slice(-200)) addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
+  for (const e of (events || []).slice(-200)) addFeedItem("events", eventText(e), "", e);
+  for (const r of (requests || []).slice(-200)) addFeedItem("requests", requestText(r), "s" + String(r.status)[0], r);
 }
 
 function connect() {
@@ -157,15 +175,19 @@ function connect() {
   const es = new EventSource(api("feed"));
   es.onopen = () => { status.textContent = "live"; status.classList.add("live"); };
   es.onerror = () => { status.textContent = "reconnecting…"; status.classList.remove("live"); };
-  es.addEventListener("event", (m) => { addFeedItem("events", eventText(JSON.parse(m.data))); scheduleRefresh(); });
+  es.addEventListener("event", (m) => {
+    const e = JSON.parse(m.data);
+    addFeedItem("events", eventText(e), "", e);
+    scheduleRefresh();
+  });
   es.addEventListener("request", (m) => {
     const r = JSON.parse(m.data);
-    addFeedItem("requests", requestText(r), "s" + String(r.status)[0]);
+    addFeedItem("requests", requestText(r), "s" + String(r.status)[0], r);
     if (r.method !== "GET") scheduleRefresh();
   });
 }
 
 document.getElementById("refresh").addEventListener("click", refresh);
-refresh().then(loadLogs).then(connect).catch((err) => {
+loadPermissionNames().then(refresh).then(loadLogs).then(connect).then(renderControlRoutes).catch((err) => {
   document.getElementById("status").textContent = "error: " + err;
 });
