@@ -259,7 +259,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serve runs the interaction's function and answers the delivery.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, it *guildkit.Interaction) {
-	ex := &exchange{h: h, it: it, pending: make(chan *pending, 1)}
+	ex := &exchange{h: h, it: it, pending: make(chan *pending, 1), served: make(chan struct{})}
+	defer close(ex.served)
 	fn, params := h.lookup(it)
 	// The function's context outlives the HTTP request: it lasts the
 	// token's life, and only Wait (or the token's end) bounds it.

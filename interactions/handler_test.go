@@ -365,3 +365,35 @@ func TestTokenNeverPrinted(t *testing.T) {
 	assert.NotContains(t, js.String(), "SECRET")
 	assert.Contains(t, text.String(), "custom_id=go")
 }
+
+// TestPlatformGivesUp: when the platform closes its request before the
+// function answers, the answer returns an error matching
+// ErrUnknownInteraction at once instead of waiting.
+func TestPlatformGivesUp(t *testing.T) {
+	t.Parallel()
+	_, c := newRESTServer(t)
+	h := newHandler(t, c, interactions.WithClock(newManualClock()))
+	entered, release, answered := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	h.HandleComponent("go", func(ctx context.Context, r *interactions.Request) error {
+		close(entered)
+		<-release
+		answered <- r.ReplyEphemeral(ctx, "too late")
+		return nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		h.ServeHTTP(httptest.NewRecorder(), signed(t, mustJSON(t, componentInteraction("go")), time.Now()).WithContext(ctx))
+		close(served)
+	}()
+	<-entered
+	cancel()
+	<-served
+	close(release)
+	select {
+	case err := <-answered:
+		assert.ErrorIs(t, err, guildkit.ErrUnknownInteraction)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answer waited for a request that had ended")
+	}
+}

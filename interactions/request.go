@@ -147,7 +147,8 @@ type exchange struct {
 	h        *Handler
 	it       *guildkit.Interaction
 	pending  chan *pending
-	mu       sync.Mutex // held across REST answers, so answers go one at a time
+	served   chan struct{} // closed when ServeHTTP has returned
+	mu       sync.Mutex    // held across REST answers, so answers go one at a time
 	st       state
 	deferral guildkit.InteractionResponseType
 }
@@ -175,19 +176,28 @@ func (ex *exchange) respond(ctx context.Context, resp *guildkit.InteractionRespo
 		ex.mu.Unlock()
 		p := &pending{resp: resp, done: make(chan error, 1)}
 		ex.pending <- p
+		var err error
 		select {
-		case err := <-p.done:
-			ex.mu.Lock()
-			if err == nil {
-				ex.st = answered
-			} else if ex.st == answering {
-				ex.st = expired
+		case err = <-p.done:
+		case <-ex.served:
+			// ServeHTTP wrote the answer before returning, or gave up
+			// on the request without it.
+			select {
+			case err = <-p.done:
+			default:
+				err = fmt.Errorf("interactions: %s: the platform closed the request before the answer: %w", ex.it, guildkit.ErrUnknownInteraction)
 			}
-			ex.mu.Unlock()
-			return err
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		ex.mu.Lock()
+		if err == nil {
+			ex.st = answered
+		} else if ex.st == answering {
+			ex.st = expired
+		}
+		ex.mu.Unlock()
+		return err
 	case deferred:
 		defer ex.mu.Unlock()
 		if err := ex.late(ctx, resp); err != nil {
