@@ -64,8 +64,9 @@ func WithObserver(o Observer) Option {
 type CallInfo struct {
 	Method string // "GET", "POST", ...
 	Route  string // the route template, "/guilds/{guild.id}/members/{user.id}"
-	// Major is the route's major parameter: the guild id, the channel id or
-	// the webhook id ("" for routes without one). A webhook token is never
+	// Major is the route's major parameter: the guild id, the channel id,
+	// the webhook id, or the application or interaction id of an
+	// interaction's routes ("" for routes without one). A token is never
 	// part of it.
 	Major string
 	// URL is the request's URL with every token replaced by "REDACTED".
@@ -201,9 +202,9 @@ func (c *Client) startObservation(ctx context.Context, r *request, u string, maj
 			u = strings.ReplaceAll(u, url.PathEscape(s), "REDACTED")
 		}
 	}
-	if strings.HasPrefix(r.route, "/webhooks/{webhook.id}/{webhook.token}") {
-		major, _, _ = strings.Cut(major, "/")
-	}
+	// A major of two parts is an id and a token (webhook and interaction
+	// routes): only the id is told.
+	major, _, _ = strings.Cut(major, "/")
 	ob := &observation{o: c.observer, info: CallInfo{Method: r.method, Route: r.route, Major: major, URL: u, Start: time.Now()}}
 	if f := ob.o.CallStart; f != nil {
 		if cctx := f(ctx, ob.info); cctx != nil {

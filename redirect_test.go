@@ -75,6 +75,16 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 					_, err := wc.Execute(t.Context(), &guildkit.WebhookExecuteParams{Content: guildkit.Some("hi")})
 					return err
 				},
+				"interaction token in the path": func() error {
+					_, err := c.Interactions.CreateResponse(t.Context(), 1, "interaction-SECRET-token",
+						guildkit.DeferredUpdateResponse(), nil)
+					return err
+				},
+				"interaction token in a follow-up's path": func() error {
+					_, err := c.Interactions.CreateFollowup(t.Context(), 1, "interaction-SECRET-token",
+						&guildkit.InteractionMessageParams{Content: guildkit.Some("hi")})
+					return err
+				},
 			}
 			for what, call := range calls {
 				err := call()
@@ -82,7 +92,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 				require.True(t, errors.As(err, &re), "%s: %v", what, err)
 				assert.Equal(t, tc.status, re.Status, what)
 				assert.Equal(t, tc.host, re.Host, what)
-				for _, s := range []string{botToken, accessToken, hookToken} {
+				for _, s := range []string{botToken, accessToken, hookToken, "interaction-SECRET-token"} {
 					assert.NotContains(t, err.Error(), s, what)
 					assert.NotContains(t, fmt.Sprintf("%+v %#v", err, err), s, what)
 				}

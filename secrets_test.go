@@ -157,6 +157,9 @@ func TestEchoedSecretsAreRedacted(t *testing.T) {
 	mux.HandleFunc("PUT /guilds/1/members/2", echo)
 	mux.HandleFunc("GET /guilds/1", echo)
 	mux.HandleFunc("POST /webhooks/3/"+hookToken, echo)
+	const interactionToken = "interaction-SECRET-token_Jkl"
+	mux.HandleFunc("POST /interactions/4/"+interactionToken+"/callback", echo)
+	mux.HandleFunc("PATCH /webhooks/5/"+interactionToken+"/messages/@original", echo)
 
 	var errs []error
 	_, err := c.Members.Add(t.Context(), 1, 2, &guildkit.MemberAddParams{AccessToken: accessToken})
@@ -166,8 +169,13 @@ func TestEchoedSecretsAreRedacted(t *testing.T) {
 	_, err = c.Webhooks.Execute(t.Context(), 3, hookToken, &guildkit.WebhookExecuteParams{Content: guildkit.Some("limited")},
 		guildkit.WithoutRateLimitRetry())
 	errs = append(errs, err)
+	_, err = c.Interactions.CreateResponse(t.Context(), 4, interactionToken, guildkit.DeferredUpdateResponse(), nil)
+	errs = append(errs, err)
+	_, err = c.Interactions.EditOriginalResponse(t.Context(), 5, interactionToken,
+		&guildkit.WebhookMessageEditParams{Content: guildkit.Some("limited")}, guildkit.WithoutRateLimitRetry())
+	errs = append(errs, err)
 
-	secrets := []string{botToken, accessToken, hookToken, "SECRET"}
+	secrets := []string{botToken, accessToken, hookToken, interactionToken, "SECRET"}
 	for i, err := range errs {
 		require.Error(t, err, "call %d", i)
 		var apiErr *guildkit.APIError

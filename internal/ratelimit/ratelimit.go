@@ -208,7 +208,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !info.ready {
 		info.res = shared.Reservation{
 			Token: t.token, Method: info.Method, Route: info.Route,
-			Major: majorKey(info.Route, info.Major), Global: t.global,
+			Major: majorKey(info.Major), Global: t.global,
 		}
 		if info.NoGlobal {
 			info.res.Global = shared.GlobalLimit{}
@@ -226,14 +226,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// majorKey is the major parameter as the store keys it: a webhook token is
+// majorKey is the major parameter as the store keys it: the token of a
+// two-part major (an id and a token: webhook and interaction routes) is
 // replaced by its hash.
-func majorKey(route, major string) string {
-	if !strings.HasPrefix(route, "/webhooks/{webhook.id}/{webhook.token}") &&
-		!strings.HasPrefix(route, "/webhooks/{application.id}/{interaction.token}") &&
-		!strings.HasPrefix(route, "/interactions/{interaction.id}/{interaction.token}") {
-		return major
-	}
+func majorKey(major string) string {
 	id, tok, ok := strings.Cut(major, "/")
 	if !ok {
 		return major
