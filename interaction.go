@@ -266,9 +266,9 @@ type CommandOption struct {
 	Focused bool            `json:"focused,omitempty"` // the option being typed (autocomplete)
 }
 
-// String returns a string option's value (for an autocomplete, what the user
-// has typed so far); "" when the value is not a JSON string.
-func (o *CommandOption) String() string {
+// StringValue returns a string option's value (for an autocomplete, what
+// the user has typed so far); "" when the value is not a JSON string.
+func (o *CommandOption) StringValue() string {
 	var s string
 	if json.Unmarshal(o.Value, &s) != nil {
 		return ""

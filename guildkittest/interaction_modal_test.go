@@ -245,8 +245,8 @@ func TestRunCommand(t *testing.T) {
 			reply(t, w, modal)
 		case guildkit.InteractionTypeAutocomplete:
 			o, _ := it.Command.Focused()
-			reply(t, w, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.String() + "1", Value: o.String() + "1"},
-				guildkit.CommandOptionChoice{Name: o.String() + "2", Value: o.String() + "2"}))
+			reply(t, w, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.StringValue() + "1", Value: o.StringValue() + "1"},
+				guildkit.CommandOptionChoice{Name: o.StringValue() + "2", Value: o.StringValue() + "2"}))
 		default:
 			reply(t, w, submitAnswer)
 		}
@@ -261,7 +261,7 @@ func TestRunCommand(t *testing.T) {
 	assert.NotZero(t, it.Command.ID)
 	topic, ok := it.Command.Option("topic")
 	require.True(t, ok)
-	assert.Equal(t, "go", topic.String())
+	assert.Equal(t, "go", topic.StringValue())
 	assert.Nil(t, it.Message)
 
 	submitAnswer = guildkit.UpdateResponse(text("no message to update"))

@@ -109,7 +109,7 @@ func TestEveryCallbackType(t *testing.T) {
 	l.h.HandleCommand("search", func(ctx context.Context, r *interactions.Request) error { return r.Reply(ctx, text("searched")) })
 	l.h.HandleAutocomplete("search", func(ctx context.Context, r *interactions.Request) error {
 		o, _ := r.Interaction.Command.Focused()
-		return r.Respond(ctx, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.String() + "!", Value: o.String()}))
+		return r.Respond(ctx, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.StringValue() + "!", Value: o.StringValue()}))
 	})
 
 	out, err := l.srv.Click(ctx, l.ada, l.msg.ID, "reply")
