@@ -31,6 +31,7 @@ import (
 	"unsafe"
 
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
+	"github.com/seed012df1e9/guildkit/internal/optstate"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -73,6 +74,8 @@ const (
 	kindPointer
 	kindSlice
 	kindStruct
+	kindOpt     // a wire.Opt: null, or its value
+	kindDecimal // a uint64 sent as a decimal string or number, null for 0
 )
 
 // codec is what the decoder knows of one type.
@@ -81,6 +84,7 @@ type codec struct {
 	elem   *codec        // a pointer's or a slice's element
 	fields []field       // struct fields
 	empty  reflect.Value // a slice type's empty, non-nil slice, shared: its capacity is 0
+	value  reflect.Type  // an Opt's value type
 }
 
 type field struct {
@@ -97,7 +101,25 @@ var (
 var (
 	typeUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	typeTextUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
+	typeOptState        = reflect.TypeFor[optstate.State]()
 )
+
+// decimals holds the types decoded as kindDecimal: wire.Snowflake and those
+// added with DecodeAsDecimal. Guarded by building.
+var decimals = map[reflect.Type]bool{reflect.TypeFor[wire.Snowflake](): true}
+
+// DecodeAsDecimal makes Decode read t, an unsigned integer type whose
+// UnmarshalJSON accepts a JSON string of decimal digits or a number and
+// reads null as 0 (guildkit.Permissions), itself rather than through its
+// UnmarshalJSON. Anything else such a value meets (an escaped string, a
+// value out of range, another JSON type) makes Decode decline, so that
+// encoding/json calls UnmarshalJSON and gives its error. Call it before t
+// is decoded, in an init function.
+func DecodeAsDecimal(t reflect.Type) {
+	building.Lock()
+	defer building.Unlock()
+	decimals[t] = true
+}
 
 // codecOf returns the codec of t, building it (and those of the types it
 // holds) on first use.
@@ -128,6 +150,11 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	made[t] = c
 	pt := reflect.PointerTo(t)
 	switch {
+	case decimals[t] && t.Kind() == reflect.Uint64:
+		c.kind = kindDecimal
+	case isOpt(t):
+		c.kind, c.value = kindOpt, t.Field(0).Type
+		c.elem = buildCodec(c.value, made)
 	case t.Kind() != reflect.Pointer && pt.Implements(typeUnmarshaler):
 		c.kind = kindUnmarshaler
 	case t.Kind() != reflect.Pointer && pt.Implements(typeTextUnmarshaler):
@@ -158,6 +185,13 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 		}
 	}
 	return c
+}
+
+// isOpt reports whether t is a wire.Opt: a struct whose second and last
+// field is an optstate.State (see package optstate).
+func isOpt(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(1).Type == typeOptState &&
+		t.PkgPath() == reflect.TypeFor[wire.Opt[int]]().PkgPath()
 }
 
 // structFields fills c.fields for struct type t, or reports false for a
@@ -463,6 +497,12 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 	}
 	b := d.b
 	null := b[i] == 'n'
+	switch c.kind {
+	case kindOpt:
+		return d.opt(i, v, c)
+	case kindDecimal:
+		return d.decimal(i, v)
+	}
 	if null && c.kind != kindUnmarshaler && c.kind != kindFallback {
 		end, err := d.literal(i, "null")
 		if err == nil && (c.kind == kindPointer || c.kind == kindSlice) {
@@ -536,6 +576,86 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 		}
 		return end, json.Unmarshal(b[i:end], v.Addr().Interface())
 	}
+}
+
+// opt reads the JSON value that starts at i into v, a wire.Opt whose codec
+// is c, as Opt.UnmarshalJSON does: null makes it Null, anything else is
+// decoded into a zero value and makes it hold that value.
+func (d *decoder) opt(i int, v reflect.Value, c *codec) (int, error) {
+	// The fields are unexported: set through their addresses (v is
+	// addressable, being a field or an element of the value decoded).
+	value := reflect.NewAt(c.value, unsafe.Pointer(v.Field(0).UnsafeAddr())).Elem()
+	state := (*optstate.State)(unsafe.Pointer(v.Field(1).UnsafeAddr()))
+	value.SetZero()
+	if d.b[i] == 'n' {
+		end, err := d.literal(i, "null")
+		if err != nil {
+			return 0, err
+		}
+		*state = optstate.Null
+		return end, nil
+	}
+	end, err := d.value(i, value, c.elem)
+	if err != nil {
+		return 0, err
+	}
+	*state = optstate.Value
+	return end, nil
+}
+
+// decimal reads the JSON value that starts at i into v, a kindDecimal: a
+// string of decimal digits without escapes, or a number, that fits 64 bits;
+// null is 0.
+func (d *decoder) decimal(i int, v reflect.Value) (int, error) {
+	b := d.b
+	var end int
+	var digits []byte
+	switch b[i] {
+	case 'n':
+		end, err := d.literal(i, "null")
+		if err == nil {
+			v.SetUint(0)
+		}
+		return end, err
+	case '"':
+		var escaped bool
+		var err error
+		if end, escaped, err = d.str(i); err != nil || escaped {
+			return 0, errMismatch
+		}
+		digits = b[i+1 : end-1]
+	default:
+		var err error
+		if end, err = d.number(i); err != nil {
+			return 0, err
+		}
+		digits = b[i:end]
+	}
+	n, err := parseDecimal(digits)
+	if err != nil {
+		return 0, err
+	}
+	v.SetUint(n)
+	return end, nil
+}
+
+// parseDecimal is strconv.ParseUint(string(b), 10, 64) without the string.
+func parseDecimal(b []byte) (uint64, error) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, errMismatch
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, errMismatch
+		}
+		d := uint64(c - '0')
+		if n > (1<<64-1-d)/10 {
+			return 0, errMismatch
+		}
+		n = n*10 + d
+	}
+	return n, nil
 }
 
 // setNumber sets v, an integer or a float, to the JSON number raw, as
