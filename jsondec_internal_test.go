@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,7 +26,14 @@ var answerTypes = []any{
 
 func checkAnswerDecoding(t *testing.T, data []byte) {
 	t.Helper()
-	for _, v := range answerTypes {
+	checkAnswerDecodingAs(t, data, answerTypes...)
+}
+
+// checkAnswerDecodingAs decodes data into each of the types of values
+// both ways and fails unless they agree.
+func checkAnswerDecodingAs(t *testing.T, data []byte, values ...any) {
+	t.Helper()
+	for _, v := range values {
 		typ := reflect.TypeOf(v)
 		fast, ref := reflect.New(typ), reflect.New(typ)
 		buf := append([]byte(nil), data...)
@@ -130,8 +138,115 @@ func TestAnswerDecodingMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// realisticAnswers are the twin benchmarks' realistic answers, by the
+// type they decode into: every nullable field set, timestamps with
+// microseconds, members guildkit does not model.
+func realisticAnswers() []struct {
+	data []byte
+	as   any
+} {
+	guild, members, member, message := twinBodies(true)
+	return []struct {
+		data []byte
+		as   any
+	}{{guild, Guild{}}, {members, []Member{}}, {member, Member{}}, {message, Message{}}}
+}
+
+// answerVariants returns, for every member of every object in data, data
+// with that member's value replaced by null and by values of every JSON
+// type (numbers that fit and that do not, decimal strings, other strings,
+// booleans, arrays, objects). Arrays are cut to their first two elements
+// first, so that a long list does not multiply the variants.
+func answerVariants(t testing.TB, data []byte) [][]byte {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		t.Fatal(err)
+	}
+	var cut func(v any) any
+	cut = func(v any) any {
+		switch v := v.(type) {
+		case []any:
+			v = v[:min(len(v), 2)]
+			for i := range v {
+				v[i] = cut(v[i])
+			}
+			return v
+		case map[string]any:
+			for k, e := range v {
+				v[k] = cut(e)
+			}
+		}
+		return v
+	}
+	root = cut(root)
+	replacements := []any{nil, json.Number("1"), json.Number("-1"), json.Number("1.5"), json.Number("18446744073709551616"),
+		"123", "x", "2024-01-02T03:04:05.678901+00:00", true, []any{}, []any{"1"}, map[string]any{}}
+	var out [][]byte
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				for _, r := range replacements {
+					v[k] = r
+					b, err := json.Marshal(root)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, b)
+				}
+				v[k] = e
+				walk(e)
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// TestRealisticAnswerDecodingMatchesEncodingJSON holds jsondec to
+// encoding/json on answers shaped like the reference platform's: each
+// realistic answer as it is, into every answer type, and with each of its
+// members set to null or to a value of the wrong JSON type, into its own.
+func TestRealisticAnswerDecodingMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, a := range realisticAnswers() {
+		checkAnswerDecoding(t, a.data)
+		// The answer as it is decodes by jsondec, not by the fallback.
+		v := reflect.New(reflect.TypeOf(a.as))
+		if !jsondec.Decode(a.data, v.Interface()) {
+			t.Fatalf("the realistic %T answer did not decode by jsondec", a.as)
+		}
+		variants := answerVariants(t, a.data)
+		declined := 0
+		for _, b := range variants {
+			checkAnswerDecodingAs(t, b, a.as)
+			if !jsondec.Decode(b, reflect.New(reflect.TypeOf(a.as)).Interface()) {
+				declined++
+			}
+		}
+		t.Logf("%T: %d variants, %d left to encoding/json", a.as, len(variants), declined)
+		if declined == 0 || declined == len(variants) {
+			t.Errorf("%T: %d of %d variants left to encoding/json: the variants do not exercise both paths", a.as, declined, len(variants))
+		}
+	}
+}
+
 func FuzzAnswerDecodingMatchesEncodingJSON(f *testing.F) {
 	for _, b := range goldenBodies(f) {
+		f.Add(b)
+	}
+	for _, a := range realisticAnswers() {
+		f.Add(a.data)
+	}
+	_, _, member, _ := twinBodies(true)
+	for _, b := range answerVariants(f, member) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -164,5 +279,18 @@ func TestAnswerDecodingAllocationBound(t *testing.T) {
 	t.Logf("1000 members: %.0f allocations", allocs)
 	if allocs > 80 {
 		t.Errorf("decoding 1000 members: %.0f allocations, want at most 80", allocs)
+	}
+	// Realistic members, every nullable field set: their Opt fields and
+	// timestamps decode without encoding/json.
+	_, realistic, _, _ := twinBodies(true)
+	allocs = testing.AllocsPerRun(20, func() {
+		var ms []Member
+		if !jsondec.Decode(realistic, &ms) || len(ms) != 1000 {
+			t.Fatalf("%d realistic members decoded by jsondec", len(ms))
+		}
+	})
+	t.Logf("1000 realistic members: %.0f allocations", allocs)
+	if allocs > 160 {
+		t.Errorf("decoding 1000 realistic members: %.0f allocations, want at most 160", allocs)
 	}
 }
