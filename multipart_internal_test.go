@@ -32,12 +32,12 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 			got, err := io.ReadAll(r)
 			require.NoError(t, err)
 
-			boundary := strings.TrimPrefix(m.contentType, "multipart/form-data; boundary=")
+			boundary := strings.TrimPrefix(m.contentType[0], "multipart/form-data; boundary=")
 			require.Len(t, boundary, 60)
 			var want bytes.Buffer
 			w := multipart.NewWriter(&want)
 			require.NoError(t, w.SetBoundary(boundary))
-			assert.Equal(t, w.FormDataContentType(), m.contentType)
+			assert.Equal(t, w.FormDataContentType(), m.contentType[0])
 			for _, p := range parts {
 				h := textproto.MIMEHeader{}
 				disp := `form-data; name="` + quoteEscaper.Replace(p.field) + `"`
