@@ -586,10 +586,20 @@ func messageFileAttachments(given []PartialAttachment, files []File) []PartialAt
 func messageFileParts(files []File) []formPart {
 	parts := make([]formPart, len(files))
 	for i, f := range files {
-		parts[i] = filePart(fmt.Sprintf("files[%d]", i), f)
+		var name string
+		if i < len(fileFields) {
+			name = fileFields[i]
+		} else {
+			name = "files[" + strconv.Itoa(i) + "]"
+		}
+		parts[i] = filePart(name, f)
 	}
 	return parts
 }
+
+// fileFields are the part names of the first files.
+var fileFields = [...]string{"files[0]", "files[1]", "files[2]", "files[3]", "files[4]",
+	"files[5]", "files[6]", "files[7]", "files[8]", "files[9]"}
 
 // validateV2Files checks the files of a Components V2 message. The
 // document says both that such a message shows attachments "only if

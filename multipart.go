@@ -85,7 +85,9 @@ var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "
 
 const formDataPrefix = "multipart/form-data; boundary="
 
-func newMultipartBody(parts []formPart) (*multipartBody, error) {
+// newMultipartBody prepares the body of parts, after a payload_json part
+// holding payload unless payload is nil.
+func newMultipartBody(payload []byte, parts []formPart) (*multipartBody, error) {
 	// The boundary is made as mime/multipart makes one: 30 random bytes
 	// in hexadecimal.
 	var random [30]byte
@@ -97,19 +99,28 @@ func newMultipartBody(parts []formPart) (*multipartBody, error) {
 
 	m := &multipartBody{
 		contentType: [1]string{formDataPrefix + string(boundary[:])},
-		parts:       make([]multipartPart, len(parts)),
 		replayable:  true,
+	}
+	if payload != nil {
+		m.parts = make([]multipartPart, 1, 1+len(parts))
+		m.parts[0].formPart = formPart{field: "payload_json", contentType: "application/json", data: payload}
+	} else {
+		m.parts = make([]multipartPart, 0, len(parts))
+	}
+	for _, p := range parts {
+		m.parts = append(m.parts, multipartPart{formPart: p})
 	}
 	// The boundaries and part headers, written as mime/multipart.Writer
 	// writes them, into one buffer of the right size that they share.
 	// (quoteEscaper returns a name that needs no escaping as it is.)
 	n := len("\r\n--") + len(boundary) + len("--\r\n")
-	for _, p := range parts {
+	for _, p := range m.parts {
 		n += len("\r\n--") + len(boundary) + len("\r\nContent-Disposition: form-data; name=\"\"") + len(quoteEscaper.Replace(p.field)) +
 			len("; filename=\"\"") + len(quoteEscaper.Replace(p.filename)) + len("\r\nContent-Type: ") + len(p.contentType) + len("\r\n\r\n")
 	}
 	buf := make([]byte, 0, n)
-	for i, p := range parts {
+	for i := range m.parts {
+		p := &m.parts[i]
 		start := len(buf)
 		if i > 0 {
 			buf = append(buf, "\r\n"...)
@@ -129,7 +140,7 @@ func newMultipartBody(parts []formPart) (*multipartBody, error) {
 			buf = append(buf, p.contentType...)
 		}
 		buf = append(buf, "\r\n\r\n"...)
-		m.parts[i] = multipartPart{formPart: p, head: buf[start:len(buf):len(buf)], start: -1}
+		p.head, p.start = buf[start:len(buf):len(buf)], -1
 		m.size += int64(len(buf) - start)
 	}
 	start := len(buf)

@@ -25,7 +25,7 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			m, err := newMultipartBody(parts)
+			m, err := newMultipartBody(nil, parts)
 			require.NoError(t, err)
 			r, err := m.reader()
 			require.NoError(t, err)

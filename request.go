@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/seed012df1e9/guildkit/internal/jsondec"
+	"github.com/seed012df1e9/guildkit/internal/jsonenc"
 	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -147,11 +147,11 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return res, nil
 	}
-	body, release, err := readAnswer(resp)
+	body, pooled, err := readAnswer(resp)
 	if err == nil {
 		err = decodeAnswer(body, out)
 	}
-	release()
+	releaseAnswer(pooled, body)
 	if err != nil {
 		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
 		if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
@@ -216,15 +216,14 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	var contentType []string
 	switch {
 	case len(r.parts) > 0:
-		parts := r.parts
+		var payload []byte
 		if r.body != nil {
-			payload, err := json.Marshal(r.body)
-			if err != nil {
+			var err error
+			if payload, err = jsonenc.Marshal(r.body); err != nil {
 				return nil, fmt.Errorf("guildkit: %s %s: encoding payload_json: %w", r.method, r.route, err)
 			}
-			parts = slices.Concat([]formPart{{field: "payload_json", contentType: "application/json", data: payload}}, parts)
 		}
-		mp, err := newMultipartBody(parts)
+		mp, err := newMultipartBody(payload, r.parts)
 		if err != nil {
 			return nil, fmt.Errorf("guildkit: %s %s: %w", r.method, r.route, err)
 		}
@@ -232,7 +231,7 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 		contentType = mp.contentType[:]
 		st.replayable = mp.replayable
 	case r.body != nil:
-		b, err := json.Marshal(r.body)
+		b, err := jsonenc.Marshal(r.body)
 		if err != nil {
 			return nil, fmt.Errorf("guildkit: %s %s: encoding body: %w", r.method, r.route, err)
 		}
@@ -567,22 +566,26 @@ func isIdempotent(method string) bool {
 }
 
 // readAnswer reads the body of resp, at most maxResponseBody bytes, into a
-// pooled buffer; release gives the buffer back once the answer is decoded
-// (nothing decoded refers to it). A buffer that grew past maxPooledAnswer
-// is left to the collector.
-func readAnswer(resp *http.Response) (body []byte, release func(), err error) {
+// pooled buffer, which releaseAnswer gives back once the answer is decoded
+// (nothing decoded refers to it).
+func readAnswer(resp *http.Response) (body []byte, pooled *[]byte, err error) {
 	pb := answerBuffers.Get().(*[]byte)
 	buf := (*pb)[:0]
 	if size := resp.ContentLength; size >= 0 && size < maxResponseBody && int(size) >= cap(buf) {
 		buf = make([]byte, 0, size+1) // +1: the read that meets the end needs room
 	}
-	buf, err = readInto(buf, &limitedReader{r: resp.Body, n: maxResponseBody})
-	return buf, func() {
-		if cap(buf) <= maxPooledAnswer {
-			*pb = buf
-			answerBuffers.Put(pb)
-		}
-	}, err
+	lr := limitedReader{r: resp.Body, n: maxResponseBody}
+	buf, err = readInto(buf, &lr)
+	return buf, pb, err
+}
+
+// releaseAnswer puts buf, read by readAnswer into pb, back in the pool. A
+// buffer that grew past maxPooledAnswer is left to the collector.
+func releaseAnswer(pb *[]byte, buf []byte) {
+	if cap(buf) <= maxPooledAnswer {
+		*pb = buf
+		answerBuffers.Put(pb)
+	}
 }
 
 // answerBuffers holds the buffers answers are read into.
@@ -591,7 +594,7 @@ var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); re
 const maxPooledAnswer = 4 << 20
 
 // readInto reads r to its end, appending to buf.
-func readInto(buf []byte, r io.Reader) ([]byte, error) {
+func readInto(buf []byte, r *limitedReader) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

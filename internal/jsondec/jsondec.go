@@ -47,6 +47,7 @@ func Decode(data []byte, v any) bool {
 		return false
 	}
 	d := decoder{b: data}
+	d.slabs = d.firstSlabs[:0]
 	end, err := d.value(d.ws(0), rv.Elem(), codecOf(rv.Type().Elem()))
 	if err == nil && d.ws(end) != len(data) {
 		err = errMismatch
@@ -212,6 +213,7 @@ type decoder struct {
 	strings       []byte // the unused part of the string chunk
 	depth         int    // of the arrays and objects open
 	slabs         []slab
+	firstSlabs    [8]slab          // slabs' first array: most answers use fewer types
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
 }
@@ -267,7 +269,9 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	}
 	s := &d.slabs[i]
 	if !s.elems.IsValid() || s.next == s.elems.Len() {
-		n := 1
+		// The first array of a small type holds a few: an answer often
+		// has several pointers of one type (ids, hashes, timestamps).
+		n := max(1, min(4, 128/int(max(t.Size(), 1))))
 		if s.elems.IsValid() {
 			n = min(2*s.elems.Len(), max(1, slabBytes/int(max(t.Size(), 1))))
 		}

@@ -155,6 +155,10 @@ type Transport struct {
 	observe func(Event)
 
 	epoch atomic.Uint64 // the latest store epoch seen (see shared.Reservation.Epoch)
+
+	// lastMajor is the last webhook major parameter and its key, so that
+	// the calls of one webhook hash its token once.
+	lastMajor atomic.Pointer[[2]string]
 }
 
 // New returns a Transport.
@@ -195,7 +199,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !info.ready {
 		info.res = shared.Reservation{
 			Token: t.token, Method: info.Method, Route: info.Route,
-			Major: majorKey(info.Route, info.Major), Global: t.global,
+			Major: t.majorKey(info.Route, info.Major), Global: t.global,
 		}
 		info.ready = true
 	}
@@ -212,15 +216,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // majorKey is the major parameter as the store keys it: a webhook token is
 // replaced by its hash.
-func majorKey(route, major string) string {
+func (t *Transport) majorKey(route, major string) string {
 	if !strings.HasPrefix(route, "/webhooks/{webhook.id}/{webhook.token}") {
 		return major
+	}
+	if last := t.lastMajor.Load(); last != nil && last[0] == major {
+		return last[1]
 	}
 	id, tok, ok := strings.Cut(major, "/")
 	if !ok {
 		return major
 	}
-	return id + "/" + shared.SecretHash(tok)
+	key := id + "/" + shared.SecretHash(tok)
+	t.lastMajor.Store(&[2]string{major, key})
+	return key
 }
 
 // acquire waits until the request may be sent and reserves its slot.
