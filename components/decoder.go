@@ -20,10 +20,16 @@ import (
 // rules where they apply: keys match fields case-insensitively and the last
 // of repeated keys wins; null leaves a string, number or boolean field as it
 // is and empties a pointer, slice, list or component; a string with escapes
-// or invalid UTF-8 is decoded by encoding/json itself. The input must be
-// valid JSON (encoding/json checks it before calling UnmarshalJSON, and
-// [Unmarshal] checks it first); malformed input gives an error, never a
-// panic.
+// or invalid UTF-8 is decoded by encoding/json itself. The scanner checks
+// the input as it reads it, so [Unmarshal] needs no json.Valid pass first:
+// malformed input gives an error, never a panic.
+//
+// This decoder and internal/jsondec (which decodes the client's answers)
+// share the scanner but stay two decoders, because their contracts differ:
+// jsondec serves any answer type and declines whatever it does not handle,
+// leaving it to encoding/json, while this one serves a closed set of types,
+// all of which it must decode itself, keeps the members they drop, and
+// reports errors with the component path.
 //
 // Strings decoded this way share the memory of the input's copy, so a
 // decoded tree keeps that copy alive as long as any of its strings.
@@ -197,6 +203,10 @@ func (d *decoder) component(raw []byte) (Component, error) {
 	}
 	c := newOfType(t)
 	if c == nil {
+		// peekType may have stopped at "type": the rest is checked here.
+		if !jsonscan.Valid(raw) {
+			return nil, jsonscan.ErrMalformed
+		}
 		return &Unknown{Raw: append(json.RawMessage(nil), raw...)}, nil
 	}
 	if err := d.object(raw, reflect.ValueOf(c).Elem(), c.keptRef()); err != nil {

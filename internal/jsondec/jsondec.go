@@ -283,137 +283,47 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	return p
 }
 
-// maxDepth is encoding/json's bound on nesting; deeper input is left to it.
-const maxDepth = 10000
+// The scanner is jsonscan's: these name its functions on d.b.
 
-// ws returns the index of the first byte at or after i that is not JSON
-// white space.
-func (d *decoder) ws(i int) int {
-	for i < len(d.b) {
-		switch d.b[i] {
-		case ' ', '\t', '\r', '\n':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (d *decoder) ws(i int) int { return jsonscan.SkipSpace(d.b, i) }
 
-// literal checks that lit (true, false or null) starts at i and returns the
-// index after it.
 func (d *decoder) literal(i int, lit string) (int, error) {
-	if !bytes.HasPrefix(d.b[i:], []byte(lit)) {
-		return 0, errMismatch
-	}
-	return i + len(lit), nil
+	end, err := jsonscan.SkipLiteral(d.b, i, lit)
+	return end, mismatch(err)
 }
 
-// str checks the JSON string that starts at i ('"') and returns the index
-// after it and whether it holds an escape.
 func (d *decoder) str(i int) (end int, escaped bool, err error) {
-	b := d.b
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, escaped, nil
-		case c == '\\':
-			escaped = true
-			i++
-			if i >= len(b) {
-				return 0, false, errMismatch
-			}
-			switch b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(b) {
-					return 0, false, errMismatch
-				}
-				for _, h := range b[i+1 : i+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return 0, false, errMismatch
-					}
-				}
-				i += 4
-			default:
-				return 0, false, errMismatch
-			}
-		case c < 0x20:
-			return 0, false, errMismatch
-		}
-	}
-	return 0, false, errMismatch
+	end, escaped, err = jsonscan.SkipString(d.b, i)
+	return end, escaped, mismatch(err)
 }
 
-// number checks the JSON number that starts at i and returns the index
-// after it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (d *decoder) number(i int) (int, error) {
-	b := d.b
-	digits := func(i int) (int, bool) {
-		j := i
-		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
-			j++
-		}
-		return j, j > i
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i, _ = digits(i)
-	default:
-		return 0, errMismatch
-	}
-	var ok bool
-	if i < len(b) && b[i] == '.' {
-		if i, ok = digits(i + 1); !ok {
-			return 0, errMismatch
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i, ok = digits(i); !ok {
-			return 0, errMismatch
-		}
-	}
-	return i, nil
+	end, err := jsonscan.SkipNumber(d.b, i)
+	return end, mismatch(err)
 }
 
-// skip checks the JSON value that starts at i and returns the index after
-// it.
 func (d *decoder) skip(i int) (int, error) {
-	if i >= len(d.b) {
-		return 0, errMismatch
+	end, err := jsonscan.SkipValue(d.b, i, d.depth)
+	return end, mismatch(err)
+}
+
+// count returns the number of elements of the array that starts at i,
+// without checking them: reading them does.
+func (d *decoder) count(i int) int { return jsonscan.CountElements(d.b, i) }
+
+// mismatch turns the scanner's error into errMismatch.
+func mismatch(err error) error {
+	if err != nil {
+		return errMismatch
 	}
-	switch c := d.b[i]; {
-	case c == '"':
-		end, _, err := d.str(i)
-		return end, err
-	case c == '{':
-		return d.members(i, func(_ []byte, j int) (int, error) { return d.skip(j) })
-	case c == '[':
-		return d.elements(i, func(_, j int) (int, error) { return d.skip(j) })
-	case c == 't':
-		return d.literal(i, "true")
-	case c == 'f':
-		return d.literal(i, "false")
-	case c == 'n':
-		return d.literal(i, "null")
-	}
-	return d.number(i)
+	return nil
 }
 
 // members reads the object that starts at i ('{'), calling member with each
 // key (unescaped) and the index of its value, which member reads; it
 // returns the index after the object.
 func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (int, error) {
-	if d.depth++; d.depth > maxDepth {
+	if d.depth++; d.depth > jsonscan.MaxDepth {
 		return 0, errMismatch
 	}
 	defer func() { d.depth-- }()
@@ -460,7 +370,7 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 // each element's position in the array and index in the input, which
 // element reads; it returns the index after the array.
 func (d *decoder) elements(i int, element func(n, at int) (int, error)) (int, error) {
-	if d.depth++; d.depth > maxDepth {
+	if d.depth++; d.depth > jsonscan.MaxDepth {
 		return 0, errMismatch
 	}
 	defer func() { d.depth-- }()
@@ -483,14 +393,6 @@ func (d *decoder) elements(i int, element func(n, at int) (int, error)) (int, er
 			return 0, errMismatch
 		}
 	}
-}
-
-// count returns the number of elements of the array that starts at i. It
-// does not check them: reading them does.
-func (d *decoder) count(i int) int {
-	n := 0
-	_ = jsonscan.EachElement(d.b[i:], func([]byte) error { n++; return nil })
-	return n
 }
 
 // value reads the JSON value that starts at i into v, whose codec is c, and
