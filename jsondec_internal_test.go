@@ -294,3 +294,47 @@ func TestAnswerDecodingAllocationBound(t *testing.T) {
 		t.Errorf("decoding 1000 realistic members: %.0f allocations, want at most 160", allocs)
 	}
 }
+
+// BenchmarkAnswerDecode decodes the twin benchmarks' answers (realistic and
+// all-null) with jsondec and with encoding/json alone, the measure of what
+// jsondec saves on the Go release at hand:
+//
+//	go test -run '^$' -bench '^BenchmarkAnswerDecode$' -benchmem .
+//	GOTOOLCHAIN=go1.27.0 go test -run '^$' -bench '^BenchmarkAnswerDecode$' -benchmem .
+func BenchmarkAnswerDecode(b *testing.B) {
+	for _, realistic := range []bool{true, false} {
+		guild, members, _, message := twinBodies(realistic)
+		kind := "realistic"
+		if !realistic {
+			kind = "allnull"
+		}
+		for _, a := range []struct {
+			name string
+			data []byte
+			new  func() any
+		}{
+			{"Guild", guild, func() any { return new(Guild) }},
+			{"Members1000", members, func() any { return new([]Member) }},
+			{"Message", message, func() any { return new(Message) }},
+		} {
+			b.Run(a.name+"/"+kind+"/jsondec", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(a.data)))
+				for b.Loop() {
+					if !jsondec.Decode(a.data, a.new()) {
+						b.Fatal("declined")
+					}
+				}
+			})
+			b.Run(a.name+"/"+kind+"/encoding_json", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(a.data)))
+				for b.Loop() {
+					if err := json.Unmarshal(a.data, a.new()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -100,10 +101,25 @@ func TestBodyEncodingMatchesEncodingJSON(t *testing.T) {
 			for _, x := range []any{v.Interface(), v.Elem().Interface()} {
 				want, errWant := json.Marshal(x)
 				got, err := jsonenc.Marshal(x)
-				if (err == nil) != (errWant == nil) || string(got) != string(want) {
+				if (err == nil) != (errWant == nil) || string(got) != string(want) && !sameJSONValue(got, want) {
 					t.Fatalf("%s: jsonenc gives %s (%v)\nencoding/json gives %s (%v)", typ, got, err, want, errWant)
 				}
 			}
 		}
 	}
+}
+
+// sameJSONValue reports whether a and b hold the same JSON value with the
+// same members in the same order. Go 1.27's encoding/json writes invalid
+// UTF-8 as a raw U+FFFD where earlier releases (and jsonenc) write
+// \ufffd; on Go 1.26 the bytes are the same.
+func sameJSONValue(a, b []byte) bool {
+	norm := func(b []byte) string {
+		var v any
+		if json.Unmarshal(b, &v) != nil {
+			return "invalid"
+		}
+		return strings.ReplaceAll(string(b), "\uFFFD", `\ufffd`)
+	}
+	return norm(a) != "invalid" && norm(a) == norm(b)
 }

@@ -11,6 +11,8 @@
 // and any type whose plan it cannot make (a ",string" option, an embedded
 // field of a kind it does not follow), and any error, by json.Marshal of
 // the whole value, so the result and its errors are always encoding/json's.
+// (Go 1.27's encoding/json writes invalid UTF-8 in a string as a raw U+FFFD
+// where Go 1.26 and this package write \ufffd: the same JSON value.)
 package jsonenc
 
 import (
