@@ -149,8 +149,21 @@ func realisticAnswers() []struct {
 	return []struct {
 		data []byte
 		as   any
-	}{{guild, Guild{}}, {members, []Member{}}, {member, Member{}}, {message, Message{}}}
+	}{{guild, Guild{}}, {members, []Member{}}, {member, Member{}}, {message, Message{}}, {embedMessage, Message{}}}
 }
+
+// embedMessage is a message with embeds as the reference platform sends
+// them: members guildkit does not model, explicit zero values, every
+// embed object.
+var embedMessage = []byte(`{"id":"300000000000000001","channel_id":"100000000000000005","content":"","timestamp":"2024-01-02T03:04:05.678901+00:00",` +
+	`"edited_timestamp":null,"tts":false,"mention_everyone":false,"mentions":[],"mention_roles":[],"attachments":[],"pinned":false,"type":0,"flags":0,"components":[],` +
+	`"embeds":[{"type":"rich","title":"Build #42","description":"All green","url":"https://ci.example/42","timestamp":"2024-01-02T03:04:05.678901+00:00",` +
+	`"color":5763719,"content_scan_version":2,"footer":{"text":"ci","icon_url":"","proxy_icon_url":"https://media.example/ci.png","flags":0},` +
+	`"image":{"url":"https://ci.example/chart.png","proxy_url":"https://media.example/chart.png","width":640,"height":480,"content_type":"image/png","placeholder":"x1b","placeholder_version":1,"flags":0},` +
+	`"thumbnail":{"url":"https://ci.example/t.png","width":0,"height":0},"provider":{"name":"CI","url":null},` +
+	`"author":{"name":"gopher","url":"https://ci.example/u/gopher","icon_url":"https://ci.example/a.png","proxy_icon_url":""},` +
+	`"fields":[{"name":"tests","value":"1234","inline":true},{"name":"time","value":"3m","inline":false,"extra":{"a":[1,2]}}]},` +
+	`{"type":"link","url":"https://example.com","video":{"url":"https://example.com/v.mp4","width":1280,"height":720}}]}`)
 
 // answerVariants returns, for every member of every object in data, data
 // with that member's value replaced by null and by values of every JSON

@@ -3,6 +3,7 @@ package guildkit
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -300,6 +302,21 @@ func (v *EmbedField) UnmarshalJSON(b []byte) error {
 func (v EmbedField) MarshalJSON() ([]byte, error) {
 	type plain EmbedField
 	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// Answers decode the embed objects without calling their UnmarshalJSON,
+// which the decoder reproduces, kept members included.
+func init() {
+	for t, fs := range map[reflect.Type]*jsonscan.FieldSet{
+		reflect.TypeFor[Embed]():         embedFields,
+		reflect.TypeFor[EmbedFooter]():   embedFooterFields,
+		reflect.TypeFor[EmbedMedia]():    embedMediaFields,
+		reflect.TypeFor[EmbedProvider](): embedProviderFields,
+		reflect.TypeFor[EmbedAuthor]():   embedAuthorFields,
+		reflect.TypeFor[EmbedField]():    embedFieldFields,
+	} {
+		jsondec.DecodeKeeping(t, fs)
+	}
 }
 
 // The members each embed object models, for [jsonscan.Kept.Collect].

@@ -114,6 +114,7 @@ const (
 	kindStruct
 	kindOpt     // a wire.Opt: null, or its value
 	kindDecimal // a uint64 sent as a decimal string or number, null for 0
+	kindKeeping // a struct that keeps the members it drops (see DecodeKeeping)
 )
 
 // codec is what the decoder knows of one type.
@@ -123,6 +124,8 @@ type codec struct {
 	fields []field       // struct fields
 	empty  reflect.Value // a slice type's empty, non-nil slice, shared: its capacity is 0
 	value  reflect.Type  // an Opt's value type
+	keep   *jsonscan.FieldSet
+	kept   int // the index of a kindKeeping struct's jsonscan.Kept field
 }
 
 type field struct {
@@ -140,11 +143,27 @@ var (
 	typeUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	typeTextUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
 	typeOptState        = reflect.TypeFor[optstate.State]()
+	typeKept            = reflect.TypeFor[jsonscan.Kept]()
 )
 
 // decimals holds the types decoded as kindDecimal: wire.Snowflake and those
 // added with DecodeAsDecimal. Guarded by building.
 var decimals = map[reflect.Type]bool{reflect.TypeFor[wire.Snowflake](): true}
+
+// keepings holds the types added with DecodeKeeping. Guarded by building.
+var keepings = map[reflect.Type]*jsonscan.FieldSet{}
+
+// DecodeKeeping makes Decode read t, a struct with a jsonscan.Kept field
+// whose UnmarshalJSON is jsonscan.Decode with the field set fs (the embed
+// objects), itself rather than through its UnmarshalJSON: its fields as
+// encoding/json sets them, and the members fs says it drops kept as that
+// UnmarshalJSON keeps them. Call it before t is decoded, in an init
+// function.
+func DecodeKeeping(t reflect.Type, fs *jsonscan.FieldSet) {
+	building.Lock()
+	defer building.Unlock()
+	keepings[t] = fs
+}
 
 // DecodeAsDecimal makes Decode read t, an unsigned integer type whose
 // UnmarshalJSON accepts a JSON string of decimal digits or a number and
@@ -193,6 +212,16 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	case isOpt(t):
 		c.kind, c.value = kindOpt, t.Field(0).Type
 		c.elem = buildCodec(c.value, made)
+	case keepings[t] != nil:
+		c.kind, c.keep, c.kept = kindKeeping, keepings[t], -1
+		for i := range t.NumField() {
+			if t.Field(i).Type == typeKept {
+				c.kept = i
+			}
+		}
+		if c.kept < 0 || !structFields(t, c, made) {
+			c.kind, c.fields = kindUnmarshaler, nil
+		}
 	case t.Kind() != reflect.Pointer && pt.Implements(typeUnmarshaler):
 		c.kind = kindUnmarshaler
 	case t.Kind() != reflect.Pointer && pt.Implements(typeTextUnmarshaler):
@@ -253,6 +282,7 @@ type decoder struct {
 	firstSlabs    [8]slab          // slabs' first array: most answers use fewer types
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
+	keyAt         int              // where the key of the member being read starts
 }
 
 // text returns b as a string, copied into the call's current string
@@ -376,6 +406,7 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 		if err != nil {
 			return 0, err
 		}
+		d.keyAt = i
 		key := d.b[i+1 : end-1]
 		if escaped {
 			var s string
@@ -445,6 +476,8 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 		return d.opt(i, v, c)
 	case kindDecimal:
 		return d.decimal(i, v)
+	case kindKeeping:
+		return d.keeping(i, v, c)
 	}
 	if null && c.kind != kindUnmarshaler && c.kind != kindFallback {
 		end, err := d.literal(i, "null")
@@ -543,6 +576,41 @@ func (d *decoder) opt(i int, v reflect.Value, c *codec) (int, error) {
 		return 0, err
 	}
 	*state = optstate.Value
+	return end, nil
+}
+
+// keeping reads the JSON value that starts at i into v, a kindKeeping
+// struct, as jsonscan.Decode does: from v's zero value, null leaving it
+// zero, and the members its field set keeps gathered in its Kept field.
+func (d *decoder) keeping(i int, v reflect.Value, c *codec) (int, error) {
+	v.SetZero()
+	switch d.b[i] {
+	case 'n':
+		return d.literal(i, "null")
+	case '{':
+	default:
+		return 0, errMismatch
+	}
+	var kb jsonscan.KeptBuilder
+	end, err := d.members(i, func(key []byte, at int) (int, error) {
+		start := d.keyAt
+		var end int
+		var err error
+		if f := c.field(key); f == nil {
+			end, err = d.skip(at)
+		} else {
+			end, err = d.value(at, v.Field(f.index), f.codec)
+		}
+		if err == nil && c.keep.Keeps(key, d.b[at:end]) {
+			kb.Add(d.b[start:end])
+		}
+		return end, err
+	})
+	if err != nil {
+		return 0, err
+	}
+	kept := (*jsonscan.Kept)(unsafe.Pointer(v.Field(c.kept).UnsafeAddr()))
+	*kept = kb.Kept()
 	return end, nil
 }
 
