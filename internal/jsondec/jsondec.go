@@ -13,18 +13,17 @@
 // Types with their own UnmarshalJSON that answers hold are decoded here
 // without it, with the same result: wire.Opt (null, or any value this
 // package decodes), wire.Snowflake and the types added with
-// [DecodeAsDecimal] (guildkit.Permissions). Others call their UnmarshalJSON
-// without going through encoding/json first: time.Time (which reads its
-// string itself), components.List (the components decoder), the embed
-// objects (which keep the members they drop, and do decode through
-// encoding/json: messages of the operations measured hold none). A map, an
-// array, an interface, a []byte, a struct with embedded fields, a
-// ",string" option and a type with UnmarshalText are decoded by
-// json.Unmarshal. And whenever the input is not one JSON value or does not
-// fit the value (a type mismatch, a number out of range, an escaped
-// snowflake), Decode reports it and leaves the value zero, so that the
-// caller decodes it with encoding/json and gets exactly its result and
-// error.
+// [DecodeAsDecimal] (guildkit.Permissions), and the types added with
+// [DecodeKeeping] (the embed objects, which keep the members they drop).
+// Two call their UnmarshalJSON, which does not go through encoding/json:
+// time.Time (which reads its string itself) and components.List (the
+// components decoder, on the same scanner). A map, an array, an interface,
+// a []byte, a struct with embedded fields, a ",string" option and a type
+// with UnmarshalText are decoded by json.Unmarshal; no answer type holds
+// one. And whenever the input is not one JSON value or does not fit the
+// value (a type mismatch, a number out of range, an escaped snowflake),
+// Decode reports it and leaves the value zero, so that the caller decodes
+// it with encoding/json and gets exactly its result and error.
 //
 // # When it can go
 //
