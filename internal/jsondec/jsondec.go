@@ -19,8 +19,7 @@
 // time.Time (which reads its string itself) and components.List (the
 // components decoder, on the same scanner). A map, an array, an interface,
 // a []byte, a struct with embedded fields, a ",string" option and a type
-// with UnmarshalText are decoded by json.Unmarshal; no answer type holds
-// one. And whenever the input is not one JSON value or does not fit the
+// with UnmarshalText are decoded by json.Unmarshal. And whenever the input is not one JSON value or does not fit the
 // value (a type mismatch, a number out of range, an escaped snowflake),
 // Decode reports it and leaves the value zero, so that the caller decodes
 // it with encoding/json and gets exactly its result and error.
