@@ -176,9 +176,18 @@ func kindOf(t reflect.Type) kind {
 // decoder decodes one JSON input. b is the input and s one copy of it as a
 // string; every []byte the decoder is handed is a slice of b.
 type decoder struct {
-	b []byte
-	s string
+	b     []byte
+	s     string
+	depth int // of the components open
 }
+
+// maxDepth bounds how deep components nest. The documents nest them three
+// levels at most (a container, a row, a button); each level scans what it
+// holds again, so a bound keeps the work linear in the input.
+const maxDepth = 32
+
+// errTooDeep is the error of components nested deeper than maxDepth.
+var errTooDeep = fmt.Errorf("components nested deeper than %d levels", maxDepth)
 
 func newDecoder(b []byte) *decoder { return &decoder{b: b, s: string(b)} }
 
@@ -201,6 +210,10 @@ func (d *decoder) component(raw []byte) (Component, error) {
 	if !found {
 		return nil, ErrNoType
 	}
+	if d.depth++; d.depth > maxDepth {
+		return nil, errTooDeep
+	}
+	defer func() { d.depth-- }()
 	c := newOfType(t)
 	if c == nil {
 		// peekType may have stopped at "type": the rest is checked here.
@@ -242,11 +255,14 @@ func (d *decoder) list(raw []byte, l *List) error {
 	return nil
 }
 
-// count returns the number of elements of the JSON array raw.
+// count returns the number of elements of the JSON array raw, which
+// reading them checks.
 func count(raw []byte) (int, error) {
-	n := 0
-	err := jsonscan.EachElement(raw, func([]byte) error { n++; return nil })
-	return n, err
+	i := jsonscan.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return 0, jsonscan.ErrMalformed
+	}
+	return jsonscan.CountElements(raw, i), nil
 }
 
 // object decodes the JSON object raw into the zero struct v, and keeps in
