@@ -24,7 +24,10 @@ type File struct {
 	// Reader is the content. It is streamed, never buffered whole. An
 	// io.ReadSeeker (such as *os.File) is read from its current offset and
 	// rewound there if the request is retried; a plain io.Reader can be sent
-	// only once, so a call carrying one is never retried.
+	// only once, so a call carrying one is never retried. A body of up to
+	// 16 KiB is sent with a Content-Length, a longer one (or one holding a
+	// plain io.Reader) with chunked transfer encoding, which costs no copy
+	// buffer per request (see multipartBody).
 	Reader io.Reader
 }
 
