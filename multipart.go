@@ -266,27 +266,47 @@ func (r *multipartReader) next() {
 	r.at++
 }
 
-// WriteTo writes the rest of the body to w. In-memory sources write
-// themselves; others are copied through a pooled buffer.
+// WriteTo writes the rest of the body to w. Pieces held in memory that
+// follow one another (a part's header, payload_json, the next header) go out
+// in one Write, which a chunked body sends as one chunk; in-memory sources
+// write themselves; others are copied through a pooled buffer.
 func (r *multipartReader) WriteTo(w io.Writer) (int64, error) {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	pending := (*buf)[:0]
 	var total int64
 	for !r.done {
 		data, src := r.piece()
+		if src == nil {
+			rest := data[r.off:]
+			if len(pending)+len(rest) <= cap(pending) {
+				pending = append(pending, rest...)
+				r.next()
+				continue
+			}
+			if err := flushPending(w, &pending, &total); err != nil {
+				return total, err
+			}
+			n, err := w.Write(rest)
+			total += int64(n)
+			if err != nil {
+				return total, err
+			}
+			r.next()
+			continue
+		}
+		if err := flushPending(w, &pending, &total); err != nil {
+			return total, err
+		}
 		var n int64
 		var err error
 		switch src := src.(type) {
-		case nil:
-			var k int
-			k, err = w.Write(data[r.off:])
-			n = int64(k)
 		case *bytes.Reader, *strings.Reader, *bytes.Buffer:
 			n, err = src.(io.WriterTo).WriteTo(w)
 		default:
 			// Not the source's own WriteTo: an *os.File's falls back to
 			// a fresh 32 KiB buffer for a writer that is not a socket.
-			buf := copyBuffers.Get().(*[]byte)
-			n, err = io.CopyBuffer(writerOnly{w}, readerOnly{src}, *buf)
-			copyBuffers.Put(buf)
+			n, err = io.CopyBuffer(writerOnly{w}, readerOnly{src}, (*buf)[:cap(*buf)])
 		}
 		total += n
 		if err != nil {
@@ -294,7 +314,20 @@ func (r *multipartReader) WriteTo(w io.Writer) (int64, error) {
 		}
 		r.next()
 	}
-	return total, nil
+	err := flushPending(w, &pending, &total)
+	return total, err
+}
+
+// flushPending writes *pending to w, empties it and counts what was
+// written in *total.
+func flushPending(w io.Writer, pending *[]byte, total *int64) error {
+	if len(*pending) == 0 {
+		return nil
+	}
+	n, err := w.Write(*pending)
+	*total += int64(n)
+	*pending = (*pending)[:0]
+	return err
 }
 
 // Close does nothing: the sources belong to the caller.
