@@ -31,6 +31,14 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 			require.NoError(t, err)
 			got, err := io.ReadAll(r)
 			require.NoError(t, err)
+			// Written by its WriteTo (as a chunked body is), the same bytes.
+			r2, err := m.reader()
+			require.NoError(t, err)
+			var written bytes.Buffer
+			n, err := r2.(io.WriterTo).WriteTo(&written)
+			require.NoError(t, err)
+			assert.Equal(t, string(got), written.String())
+			assert.Equal(t, int64(len(got)), n)
 
 			boundary := strings.TrimPrefix(m.contentType[0], "multipart/form-data; boundary=")
 			require.Len(t, boundary, 60)
