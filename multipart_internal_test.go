@@ -18,6 +18,10 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 	t.Parallel()
 	for name, parts := range map[string][]formPart{
 		"none": nil,
+		"a payload larger than the pooled buffer": {
+			{field: "payload_json", contentType: "application/json", data: bytes.Repeat([]byte("x"), 20<<10)},
+			{field: "files[0]", filename: "a.txt", r: strings.NewReader("a")},
+		},
 		"payload and files": {
 			{field: "payload_json", contentType: "application/json", data: []byte(`{"content":"hi"}`)},
 			{field: "files[0]", filename: `log "2".txt`, contentType: "text/plain", r: strings.NewReader("line\r\nline")},
