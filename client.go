@@ -26,6 +26,7 @@ const DefaultUserAgent = "guildkit (https://github.com/seed012df1e9/guildkit, " 
 // [BearerToken]. Its string forms never show the token.
 type Credential interface {
 	authorization() string
+	authorizationHeader() []string // the Authorization header's value, shared by the calls
 	String() string
 }
 
@@ -36,6 +37,8 @@ type credential struct {
 }
 
 func (c credential) authorization() string { return c.header.value() }
+
+func (c credential) authorizationHeader() []string { return c.header.values() }
 
 func newCredential(scheme, token string) credential {
 	return credential{scheme: scheme, token: newSecret(token), header: newSecret(scheme + " " + token)}
@@ -72,15 +75,24 @@ func credentialToken(cred Credential) string {
 // that holds a *secret (a Client or a WebhookClient, copied, nested or
 // embedded) cannot print the token under any verb; encoding/json does not
 // see unexported fields at all.
-type secret struct{ p *string }
+type secret struct{ p *[1]string }
 
-func newSecret(s string) *secret { return &secret{&s} }
+func newSecret(s string) *secret { return &secret{&[1]string{s}} }
 
 func (s *secret) value() string {
 	if s == nil || s.p == nil {
 		return ""
 	}
-	return *s.p
+	return s.p[0]
+}
+
+// values returns the secret as a header's value: a slice of one, shared
+// by every request that sends it.
+func (s *secret) values() []string {
+	if s == nil || s.p == nil {
+		return nil
+	}
+	return s.p[:]
 }
 
 // Format, LogValue and MarshalJSON show a placeholder, should a secret ever
@@ -104,13 +116,16 @@ func BearerToken(token string) Credential { return newCredential("Bearer", token
 // limits). A Client holds no goroutine of its own.
 type Client struct {
 	baseURL   *url.URL
+	base      string // baseURL as a string, which every call's URL starts with
 	cred      Credential
 	userAgent string
-	logger    *slog.Logger
-	http      *http.Client // the rate-limit (and observer) layers over the caller's client
-	retry     retryPolicy
-	limiter   *ratelimit.Transport // the bucket layer below the retries
-	observer  *Observer            // nil unless WithObserver
+	// userAgentHeader is the User-Agent header's value, shared by the calls.
+	userAgentHeader []string
+	logger          *slog.Logger
+	http            *http.Client // the rate-limit (and observer) layers over the caller's client
+	retry           retryPolicy
+	limiter         *ratelimit.Transport // the bucket layer below the retries
+	observer        *Observer            // nil unless WithObserver
 
 	reservedWebhookNames []string // nil means defaultReservedWebhookNames
 
@@ -277,12 +292,14 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 			slog.String("host", base.Host))
 	}
 	c := &Client{
-		baseURL:   base,
-		cred:      cred,
-		userAgent: cfg.userAgent,
-		logger:    logger,
-		retry:     cfg.retry,
-		observer:  cfg.observer,
+		baseURL:         base,
+		base:            base.String(),
+		cred:            cred,
+		userAgent:       cfg.userAgent,
+		userAgentHeader: []string{cfg.userAgent},
+		logger:          logger,
+		retry:           cfg.retry,
+		observer:        cfg.observer,
 
 		reservedWebhookNames: cfg.reservedWebhookNames,
 	}

@@ -440,8 +440,7 @@ func (r *InteractionResponse) Encode() (contentType string, body io.Reader, err 
 	if len(files) == 0 {
 		return "application/json", bytes.NewReader(payload), nil
 	}
-	parts := append([]formPart{{field: "payload_json", contentType: "application/json", data: payload}}, messageFileParts(files)...)
-	mp, err := newMultipartBody(parts)
+	mp, err := newMultipartBody(payload, messageFileParts(files))
 	if err != nil {
 		return "", nil, fmt.Errorf("guildkit: encoding the interaction response: %w", err)
 	}
@@ -449,5 +448,5 @@ func (r *InteractionResponse) Encode() (contentType string, body io.Reader, err 
 	if err != nil {
 		return "", nil, fmt.Errorf("guildkit: encoding the interaction response: %w", err)
 	}
-	return mp.contentType, body, nil
+	return mp.contentType[0], body, nil
 }

@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,7 +26,14 @@ var answerTypes = []any{
 
 func checkAnswerDecoding(t *testing.T, data []byte) {
 	t.Helper()
-	for _, v := range answerTypes {
+	checkAnswerDecodingAs(t, data, answerTypes...)
+}
+
+// checkAnswerDecodingAs decodes data into each of the types of values
+// both ways and fails unless they agree.
+func checkAnswerDecodingAs(t *testing.T, data []byte, values ...any) {
+	t.Helper()
+	for _, v := range values {
 		typ := reflect.TypeOf(v)
 		fast, ref := reflect.New(typ), reflect.New(typ)
 		buf := append([]byte(nil), data...)
@@ -130,8 +138,128 @@ func TestAnswerDecodingMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// realisticAnswers are the twin benchmarks' realistic answers, by the
+// type they decode into: every nullable field set, timestamps with
+// microseconds, members guildkit does not model.
+func realisticAnswers() []struct {
+	data []byte
+	as   any
+} {
+	guild, members, member, message := twinBodies(true)
+	return []struct {
+		data []byte
+		as   any
+	}{{guild, Guild{}}, {members, []Member{}}, {member, Member{}}, {message, Message{}}, {embedMessage, Message{}}}
+}
+
+// embedMessage is a message with embeds as the reference platform sends
+// them: members guildkit does not model, explicit zero values, every
+// embed object.
+var embedMessage = []byte(`{"id":"300000000000000001","channel_id":"100000000000000005","content":"","timestamp":"2024-01-02T03:04:05.678901+00:00",` +
+	`"edited_timestamp":null,"tts":false,"mention_everyone":false,"mentions":[],"mention_roles":[],"attachments":[],"pinned":false,"type":0,"flags":0,"components":[],` +
+	`"embeds":[{"type":"rich","title":"Build #42","description":"All green","url":"https://ci.example/42","timestamp":"2024-01-02T03:04:05.678901+00:00",` +
+	`"color":5763719,"content_scan_version":2,"footer":{"text":"ci","icon_url":"","proxy_icon_url":"https://media.example/ci.png","flags":0},` +
+	`"image":{"url":"https://ci.example/chart.png","proxy_url":"https://media.example/chart.png","width":640,"height":480,"content_type":"image/png","placeholder":"x1b","placeholder_version":1,"flags":0},` +
+	`"thumbnail":{"url":"https://ci.example/t.png","width":0,"height":0},"provider":{"name":"CI","url":null},` +
+	`"author":{"name":"gopher","url":"https://ci.example/u/gopher","icon_url":"https://ci.example/a.png","proxy_icon_url":""},` +
+	`"fields":[{"name":"tests","value":"1234","inline":true},{"name":"time","value":"3m","inline":false,"extra":{"a":[1,2]}}]},` +
+	`{"type":"link","url":"https://example.com","video":{"url":"https://example.com/v.mp4","width":1280,"height":720}}]}`)
+
+// answerVariants returns, for every member of every object in data, data
+// with that member's value replaced by null and by values of every JSON
+// type (numbers that fit and that do not, decimal strings, other strings,
+// booleans, arrays, objects). Arrays are cut to their first two elements
+// first, so that a long list does not multiply the variants.
+func answerVariants(t testing.TB, data []byte) [][]byte {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		t.Fatal(err)
+	}
+	var cut func(v any) any
+	cut = func(v any) any {
+		switch v := v.(type) {
+		case []any:
+			v = v[:min(len(v), 2)]
+			for i := range v {
+				v[i] = cut(v[i])
+			}
+			return v
+		case map[string]any:
+			for k, e := range v {
+				v[k] = cut(e)
+			}
+		}
+		return v
+	}
+	root = cut(root)
+	replacements := []any{nil, json.Number("1"), json.Number("-1"), json.Number("1.5"), json.Number("18446744073709551616"),
+		"123", "x", "2024-01-02T03:04:05.678901+00:00", true, []any{}, []any{"1"}, map[string]any{}}
+	var out [][]byte
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				for _, r := range replacements {
+					v[k] = r
+					b, err := json.Marshal(root)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, b)
+				}
+				v[k] = e
+				walk(e)
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// TestRealisticAnswerDecodingMatchesEncodingJSON holds jsondec to
+// encoding/json on answers shaped like the reference platform's: each
+// realistic answer as it is, into every answer type, and with each of its
+// members set to null or to a value of the wrong JSON type, into its own.
+func TestRealisticAnswerDecodingMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, a := range realisticAnswers() {
+		checkAnswerDecoding(t, a.data)
+		// The answer as it is decodes by jsondec, not by the fallback.
+		v := reflect.New(reflect.TypeOf(a.as))
+		if !jsondec.Decode(a.data, v.Interface()) {
+			t.Fatalf("the realistic %T answer did not decode by jsondec", a.as)
+		}
+		variants := answerVariants(t, a.data)
+		declined := 0
+		for _, b := range variants {
+			checkAnswerDecodingAs(t, b, a.as)
+			if !jsondec.Decode(b, reflect.New(reflect.TypeOf(a.as)).Interface()) {
+				declined++
+			}
+		}
+		t.Logf("%T: %d variants, %d left to encoding/json", a.as, len(variants), declined)
+		if declined == 0 || declined == len(variants) {
+			t.Errorf("%T: %d of %d variants left to encoding/json: the variants do not exercise both paths", a.as, declined, len(variants))
+		}
+	}
+}
+
 func FuzzAnswerDecodingMatchesEncodingJSON(f *testing.F) {
 	for _, b := range goldenBodies(f) {
+		f.Add(b)
+	}
+	for _, a := range realisticAnswers() {
+		f.Add(a.data)
+	}
+	_, _, member, _ := twinBodies(true)
+	for _, b := range answerVariants(f, member) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -164,5 +292,62 @@ func TestAnswerDecodingAllocationBound(t *testing.T) {
 	t.Logf("1000 members: %.0f allocations", allocs)
 	if allocs > 80 {
 		t.Errorf("decoding 1000 members: %.0f allocations, want at most 80", allocs)
+	}
+	// Realistic members, every nullable field set: their Opt fields and
+	// timestamps decode without encoding/json.
+	_, realistic, _, _ := twinBodies(true)
+	allocs = testing.AllocsPerRun(20, func() {
+		var ms []Member
+		if !jsondec.Decode(realistic, &ms) || len(ms) != 1000 {
+			t.Fatalf("%d realistic members decoded by jsondec", len(ms))
+		}
+	})
+	t.Logf("1000 realistic members: %.0f allocations", allocs)
+	if allocs > 160 {
+		t.Errorf("decoding 1000 realistic members: %.0f allocations, want at most 160", allocs)
+	}
+}
+
+// BenchmarkAnswerDecode decodes the twin benchmarks' answers (realistic and
+// all-null) with jsondec and with encoding/json alone, the measure of what
+// jsondec saves on the Go release at hand:
+//
+//	go test -run '^$' -bench '^BenchmarkAnswerDecode$' -benchmem .
+//	GOTOOLCHAIN=go1.27.0 go test -run '^$' -bench '^BenchmarkAnswerDecode$' -benchmem .
+func BenchmarkAnswerDecode(b *testing.B) {
+	for _, realistic := range []bool{true, false} {
+		guild, members, _, message := twinBodies(realistic)
+		kind := "realistic"
+		if !realistic {
+			kind = "allnull"
+		}
+		for _, a := range []struct {
+			name string
+			data []byte
+			new  func() any
+		}{
+			{"Guild", guild, func() any { return new(Guild) }},
+			{"Members1000", members, func() any { return new([]Member) }},
+			{"Message", message, func() any { return new(Message) }},
+		} {
+			b.Run(a.name+"/"+kind+"/jsondec", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(a.data)))
+				for b.Loop() {
+					if !jsondec.Decode(a.data, a.new()) {
+						b.Fatal("declined")
+					}
+				}
+			})
+			b.Run(a.name+"/"+kind+"/encoding_json", func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(a.data)))
+				for b.Loop() {
+					if err := json.Unmarshal(a.data, a.new()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

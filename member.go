@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -509,10 +510,17 @@ func (n *nickAnswer) UnmarshalJSON(b []byte) error {
 		var obj struct {
 			Nick *string `json:"nick"`
 		}
-		if err := json.Unmarshal(b, &obj); err != nil {
-			return err
+		// By the answer decoder, as every other answer, or by
+		// encoding/json for its result and error when that declines.
+		if !jsondec.Decode(b, &obj) {
+			if err := json.Unmarshal(b, &obj); err != nil {
+				return err
+			}
 		}
 		n.nick = obj.Nick
+		return nil
+	}
+	if jsondec.Decode(b, &n.nick) {
 		return nil
 	}
 	return json.Unmarshal(b, &n.nick)

@@ -3,6 +3,7 @@ package guildkit
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -302,6 +304,21 @@ func (v EmbedField) MarshalJSON() ([]byte, error) {
 	return jsonscan.MarshalKept(plain(v), v.kept)
 }
 
+// Answers decode the embed objects without calling their UnmarshalJSON,
+// which the decoder reproduces, kept members included.
+func init() {
+	for t, fs := range map[reflect.Type]*jsonscan.FieldSet{
+		reflect.TypeFor[Embed]():         embedFields,
+		reflect.TypeFor[EmbedFooter]():   embedFooterFields,
+		reflect.TypeFor[EmbedMedia]():    embedMediaFields,
+		reflect.TypeFor[EmbedProvider](): embedProviderFields,
+		reflect.TypeFor[EmbedAuthor]():   embedAuthorFields,
+		reflect.TypeFor[EmbedField]():    embedFieldFields,
+	} {
+		jsondec.DecodeKeeping(t, fs)
+	}
+}
+
 // The members each embed object models, for [jsonscan.Kept.Collect].
 var (
 	embedFields         = jsonscan.FieldsOf[Embed]()
@@ -586,10 +603,20 @@ func messageFileAttachments(given []PartialAttachment, files []File) []PartialAt
 func messageFileParts(files []File) []formPart {
 	parts := make([]formPart, len(files))
 	for i, f := range files {
-		parts[i] = filePart(fmt.Sprintf("files[%d]", i), f)
+		var name string
+		if i < len(fileFields) {
+			name = fileFields[i]
+		} else {
+			name = "files[" + strconv.Itoa(i) + "]"
+		}
+		parts[i] = filePart(name, f)
 	}
 	return parts
 }
+
+// fileFields are the part names of the first files.
+var fileFields = [...]string{"files[0]", "files[1]", "files[2]", "files[3]", "files[4]",
+	"files[5]", "files[6]", "files[7]", "files[8]", "files[9]"}
 
 // validateV2Files checks the files of a Components V2 message. The
 // document says both that such a message shows attachments "only if

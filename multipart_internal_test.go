@@ -18,6 +18,10 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 	t.Parallel()
 	for name, parts := range map[string][]formPart{
 		"none": nil,
+		"a payload larger than the pooled buffer": {
+			{field: "payload_json", contentType: "application/json", data: bytes.Repeat([]byte("x"), 20<<10)},
+			{field: "files[0]", filename: "a.txt", r: strings.NewReader("a")},
+		},
 		"payload and files": {
 			{field: "payload_json", contentType: "application/json", data: []byte(`{"content":"hi"}`)},
 			{field: "files[0]", filename: `log "2".txt`, contentType: "text/plain", r: strings.NewReader("line\r\nline")},
@@ -25,19 +29,27 @@ func TestMultipartBodyAsStandardLibrary(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			m, err := newMultipartBody(parts)
+			m, err := newMultipartBody(nil, parts)
 			require.NoError(t, err)
 			r, err := m.reader()
 			require.NoError(t, err)
 			got, err := io.ReadAll(r)
 			require.NoError(t, err)
+			// Written by its WriteTo (as a chunked body is), the same bytes.
+			r2, err := m.reader()
+			require.NoError(t, err)
+			var written bytes.Buffer
+			n, err := r2.(io.WriterTo).WriteTo(&written)
+			require.NoError(t, err)
+			assert.Equal(t, string(got), written.String())
+			assert.Equal(t, int64(len(got)), n)
 
-			boundary := strings.TrimPrefix(m.contentType, "multipart/form-data; boundary=")
+			boundary := strings.TrimPrefix(m.contentType[0], "multipart/form-data; boundary=")
 			require.Len(t, boundary, 60)
 			var want bytes.Buffer
 			w := multipart.NewWriter(&want)
 			require.NoError(t, w.SetBoundary(boundary))
-			assert.Equal(t, w.FormDataContentType(), m.contentType)
+			assert.Equal(t, w.FormDataContentType(), m.contentType[0])
 			for _, p := range parts {
 				h := textproto.MIMEHeader{}
 				disp := `form-data; name="` + quoteEscaper.Replace(p.field) + `"`

@@ -201,3 +201,69 @@ func TestMultipart64MiBFileAllocatesLittle(t *testing.T) {
 	t.Logf("64 MiB upload: %d bytes allocated (%.2f MiB), %d mallocs", alloc, float64(alloc)/(1<<20), after.Mallocs-before.Mallocs)
 	assert.Less(t, alloc, uint64(4<<20), "streaming must not buffer the file")
 }
+
+// TestMultipartFraming: a body of at most 16 KiB is sent with a
+// Content-Length; a longer one is sent chunked through its own WriteTo (so
+// net/http allocates no copy buffer for it); either way a retry sends the
+// same bytes, from every kind of source.
+func TestMultipartFraming(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		size    int
+		chunked bool
+	}{{"small", 1000, false}, {"near the bound", 8<<10 - 400, false}, {"large", 64 << 10, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			content := strings.Repeat("0123456789abcdef", tc.size/16+1)[:tc.size]
+			f, err := os.Create(filepath.Join(t.TempDir(), "f.bin"))
+			require.NoError(t, err)
+			t.Cleanup(func() { f.Close() })
+			_, err = f.WriteString(content)
+			require.NoError(t, err)
+			_, err = f.Seek(0, io.SeekStart)
+			require.NoError(t, err)
+			var calls atomic.Int32
+			var bodies [][]byte
+			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tc.chunked {
+					assert.Equal(t, int64(-1), r.ContentLength)
+					assert.Equal(t, []string{"chunked"}, r.TransferEncoding)
+				} else {
+					assert.Positive(t, r.ContentLength)
+					assert.Empty(t, r.TransferEncoding)
+				}
+				b, err := io.ReadAll(r.Body)
+				assert.NoError(t, err)
+				bodies = append(bodies, b)
+				if calls.Add(1) == 1 {
+					w.Header().Set("Retry-After", "0")
+					w.WriteHeader(429)
+					return
+				}
+				w.WriteHeader(204)
+			}))
+			parts := []formPart{
+				filePart("files[0]", File{Name: "a.txt", Reader: strings.NewReader(content)}),
+				filePart("files[1]", File{Name: "b.bin", Reader: f}),
+			}
+			if tc.chunked {
+				// A seekable source without an in-memory WriteTo, copied
+				// through the pooled buffer.
+				parts = append(parts, filePart("files[2]", File{Name: "c.bin", Reader: seekOnly{strings.NewReader(content)}}))
+			}
+			_, err = c.do(t.Context(), &request{method: "POST", route: "/up", body: map[string]string{"content": "x"}, parts: parts}, nil)
+			require.NoError(t, err)
+			require.Equal(t, int32(2), calls.Load())
+			assert.Equal(t, bodies[0], bodies[1], "the retry sends the same body")
+			assert.Equal(t, len(parts)+1, strings.Count(string(bodies[1]), "Content-Disposition"))
+			assert.Equal(t, len(parts), strings.Count(string(bodies[1]), content))
+		})
+	}
+}
+
+// seekOnly hides every method but Read and Seek.
+type seekOnly struct{ r io.ReadSeeker }
+
+func (s seekOnly) Read(p []byte) (int, error)                { return s.r.Read(p) }
+func (s seekOnly) Seek(off int64, whence int) (int64, error) { return s.r.Seek(off, whence) }

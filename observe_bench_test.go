@@ -99,8 +99,8 @@ func TestCallAllocationBounds(t *testing.T) {
 		bound float64
 		call  func() error
 	}{
-		"Get Guild": {44, func() error { _, err := c.Guilds.Get(ctx, 1, nil); return err }},
-		"Create Ban": {50, func() error {
+		"Get Guild": {32, func() error { _, err := c.Guilds.Get(ctx, 1, nil); return err }},
+		"Create Ban": {38, func() error {
 			return c.Bans.Create(ctx, 1, 2, &guildkit.BanCreateParams{DeleteMessageSeconds: guildkit.Some(60)})
 		}},
 	} {

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 )
 
 // Permissions is a bit set of permissions. On the wire it is a JSON string
@@ -122,6 +125,10 @@ func (p Permissions) String() string {
 func (p Permissions) MarshalJSON() ([]byte, error) {
 	return strconv.AppendQuote(nil, strconv.FormatUint(uint64(p), 10)), nil
 }
+
+// Answers decode Permissions without calling UnmarshalJSON, which the
+// decoder reproduces (and leaves anything else to).
+func init() { jsondec.DecodeAsDecimal(reflect.TypeFor[Permissions]()) }
 
 // UnmarshalJSON decodes a JSON string or number; null decodes to 0.
 func (p *Permissions) UnmarshalJSON(b []byte) error {

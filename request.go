@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/seed012df1e9/guildkit/internal/jsondec"
+	"github.com/seed012df1e9/guildkit/internal/jsonenc"
 	"github.com/seed012df1e9/guildkit/internal/ratelimit"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -108,6 +108,11 @@ const maxResponseBody = 32 << 20
 // through the rate-limit request in the context ([attemptFrom]).
 type attempt struct {
 	c *Client
+	// opts and problems are the call's options and the problems found
+	// before sending; secretsBuf holds the first secrets.
+	opts       requestOptions
+	problems   ValidationError
+	secretsBuf [3]string
 	// rl names the call (method, route template, major parameter, whether
 	// it may wait) for the bucket layer, which reports its wait back in it.
 	rl         ratelimit.Request
@@ -142,11 +147,11 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return res, nil
 	}
-	body, release, err := readAnswer(resp)
+	body, pooled, err := readAnswer(resp)
 	if err == nil {
 		err = decodeAnswer(body, out)
 	}
-	release()
+	releaseAnswer(pooled, body)
 	if err != nil {
 		derr := &DecodeError{Method: r.method, Route: r.route, Status: resp.StatusCode, Err: err}
 		if ct := resp.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
@@ -163,28 +168,39 @@ func (c *Client) do(ctx context.Context, r *request, out any) (*response, error)
 // send sends r and returns a successful response with its body open for the
 // caller to read and close. Every failure is a typed error.
 func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err error) {
-	var ro requestOptions
+	// The call's state holds what would otherwise be allocated one by one.
+	st := &attempt{c: c, replayable: true}
+	ro := &st.opts
 	for _, o := range r.opts {
 		if o != nil {
-			o(&ro)
+			o(ro)
 		}
 	}
-	var v ValidationError
-	path, secrets := expandRoute(&v, r.route, r.path)
+	v := &st.problems
+	// The URL is written into one buffer: base URL, path, query.
+	var buf [192]byte
+	u := append(buf[:0], c.base...)
+	u, secrets := appendRoute(v, u, r.route, r.path)
+	pathEnd := len(u)
+	secrets = append(st.secretsBuf[:0], secrets...)
 	secrets = append(secrets, r.secrets...)
 	if tok := credentialToken(c.cred); tok != "" {
 		secrets = append(secrets, tok)
 	}
+	st.secrets = secrets
 	if ro.hasReason && !r.auditLog {
 		v.Add("reason", wire.CodeNotAllowed, "%s %s does not accept an audit-log reason", r.method, r.route)
 	}
-	u := c.baseURL.String() + path
 	if r.query != nil {
-		q, err := query.Values(r.query)
-		if err != nil {
-			v.Add("query", wire.CodeInvalid, "%v", err)
-		} else if len(q) > 0 {
-			u += "?" + q.Encode()
+		var ok bool
+		if u, ok = appendQuery(u, r.query); !ok {
+			q, err := query.Values(r.query)
+			if err != nil {
+				v.Add("query", wire.CodeInvalid, "%v", err)
+			} else if len(q) > 0 {
+				u = append(u, '?')
+				u = append(u, q.Encode()...)
+			}
 		}
 	}
 	if err := v.Err(); err != nil {
@@ -193,64 +209,61 @@ func (c *Client) send(ctx context.Context, r *request) (resp *http.Response, err
 	if r.auth == authCredential && c.cred == nil {
 		return nil, &noCredentialError{method: r.method, route: r.route}
 	}
+	fullURL := string(u)
+	path := fullURL[len(c.base):pathEnd]
 
 	var body any
-	contentType := ""
-	replayable := true
+	var contentType []string
 	switch {
 	case len(r.parts) > 0:
-		parts := r.parts
+		var payload []byte
 		if r.body != nil {
-			payload, err := json.Marshal(r.body)
-			if err != nil {
+			var err error
+			if payload, err = jsonenc.Marshal(r.body); err != nil {
 				return nil, fmt.Errorf("guildkit: %s %s: encoding payload_json: %w", r.method, r.route, err)
 			}
-			parts = slices.Concat([]formPart{{field: "payload_json", contentType: "application/json", data: payload}}, parts)
 		}
-		mp, err := newMultipartBody(parts)
+		mp, err := newMultipartBody(payload, r.parts)
 		if err != nil {
 			return nil, fmt.Errorf("guildkit: %s %s: %w", r.method, r.route, err)
 		}
 		body = retryablehttp.ReaderFunc(mp.reader)
-		contentType = mp.contentType
-		replayable = mp.replayable
+		contentType = mp.contentType[:]
+		st.replayable = mp.replayable
 	case r.body != nil:
-		b, err := json.Marshal(r.body)
+		b, err := jsonenc.Marshal(r.body)
 		if err != nil {
 			return nil, fmt.Errorf("guildkit: %s %s: encoding body: %w", r.method, r.route, err)
 		}
 		body = b
-		contentType = "application/json"
+		contentType = jsonContentType
 	}
 
-	st := &attempt{
-		c:          c,
-		secrets:    secrets,
-		replayable: replayable,
-		rl: ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry,
-			NoGlobal: isInteractionRoute(r.route)},
-	}
+	st.rl = ratelimit.Request{Method: r.method, Route: r.route, Major: majorParam(r.route, path), NoWait: ro.noRateLimitRetry,
+		NoGlobal: isInteractionRoute(r.route)}
 	if c.observer != nil {
-		ctx, st.ob = c.startObservation(ctx, r, u, st.rl.Major, secrets)
+		ctx, st.ob = c.startObservation(ctx, r, fullURL, st.rl.Major, secrets)
 		defer func() { resp = st.ob.finish(st, resp, err) }()
 	}
 	st.rl.Call = st
 	ctx = ratelimit.NewContext(ctx, &st.rl)
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, fullURL, body)
 	if err != nil {
 		return nil, &RequestError{Method: r.method, Route: r.route, Err: redactErr(err, secrets)}
 	}
 	for k, vals := range ro.header {
 		req.Header[k] = vals
 	}
-	req.Header.Set("User-Agent", c.userAgent)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	// The header values the client manages are slices shared by every
+	// call (net/http only reads them; Set and Add replace them).
+	req.Header["User-Agent"] = c.userAgentHeader
+	if contentType != nil {
+		req.Header["Content-Type"] = contentType
 	}
 	if r.auth == authCredential {
-		req.Header.Set("Authorization", c.cred.authorization())
+		req.Header["Authorization"] = c.cred.authorizationHeader()
 	} else {
-		req.Header.Del("Authorization")
+		delete(req.Header, "Authorization")
 	}
 	if ro.hasReason {
 		req.Header.Set("X-Audit-Log-Reason", url.PathEscape(ro.reason))
@@ -439,6 +452,9 @@ func redactErr(err error, secrets []string) error {
 	return &redactedError{msg: red, err: err}
 }
 
+// jsonContentType is the Content-Type header of a JSON body.
+var jsonContentType = []string{"application/json"}
+
 // expandRoute fills the placeholders of route with the escaped values, and
 // reports an empty or zero value as a missing path parameter. Values for
 // {webhook.token} placeholders are returned as secrets.
@@ -446,20 +462,24 @@ func redactErr(err error, secrets []string) error {
 // The number of values must match the placeholders: a mismatch is a bug in
 // the calling service method, and panics.
 func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
+	b, secrets := appendRoute(v, nil, route, args)
+	return string(b), secrets
+}
+
+// appendRoute is expandRoute appending to dst.
+func appendRoute(v *ValidationError, dst []byte, route string, args []any) ([]byte, []string) {
 	route0 := route
-	var b strings.Builder
-	b.Grow(len(route) + 24*len(args)) // ids are at most 20 digits
-	var num [20]byte
+	b := dst
 	var secrets []string
 	i := 0
 	for {
 		open := strings.IndexByte(route, '{')
 		if open < 0 {
-			b.WriteString(route)
+			b = append(b, route...)
 			break
 		}
 		end := strings.IndexByte(route[open:], '}') + open
-		b.WriteString(route[:open])
+		b = append(b, route[:open]...)
 		name := route[open+1 : end]
 		route = route[end+1:]
 		var s string
@@ -468,7 +488,7 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 			case Snowflake:
 				if a != 0 {
 					// Digits need no escaping: appended without a string.
-					b.Write(strconv.AppendUint(num[:0], uint64(a), 10))
+					b = strconv.AppendUint(b, uint64(a), 10)
 					i++
 					continue
 				}
@@ -485,14 +505,14 @@ func expandRoute(v *ValidationError, route string, args []any) (string, []string
 		if strings.HasSuffix(name, ".token") {
 			secrets = append(secrets, s)
 		}
-		b.WriteString(url.PathEscape(s))
+		b = append(b, url.PathEscape(s)...)
 	}
 	if i != len(args) {
 		// The service method and its route disagree: a bug in guildkit,
 		// which every operation's test would meet at once.
 		panic(fmt.Sprintf("guildkit: route %s has %d placeholders, given %d values", route0, i, len(args)))
 	}
-	return b.String(), secrets
+	return b, secrets
 }
 
 // majorParam returns the route's major parameter, which, with the route,
@@ -556,22 +576,26 @@ func isIdempotent(method string) bool {
 }
 
 // readAnswer reads the body of resp, at most maxResponseBody bytes, into a
-// pooled buffer; release gives the buffer back once the answer is decoded
-// (nothing decoded refers to it). A buffer that grew past maxPooledAnswer
-// is left to the collector.
-func readAnswer(resp *http.Response) (body []byte, release func(), err error) {
+// pooled buffer, which releaseAnswer gives back once the answer is decoded
+// (nothing decoded refers to it).
+func readAnswer(resp *http.Response) (body []byte, pooled *[]byte, err error) {
 	pb := answerBuffers.Get().(*[]byte)
 	buf := (*pb)[:0]
 	if size := resp.ContentLength; size >= 0 && size < maxResponseBody && int(size) >= cap(buf) {
 		buf = make([]byte, 0, size+1) // +1: the read that meets the end needs room
 	}
-	buf, err = readInto(buf, &limitedReader{r: resp.Body, n: maxResponseBody})
-	return buf, func() {
-		if cap(buf) <= maxPooledAnswer {
-			*pb = buf
-			answerBuffers.Put(pb)
-		}
-	}, err
+	lr := limitedReader{r: resp.Body, n: maxResponseBody}
+	buf, err = readInto(buf, &lr)
+	return buf, pb, err
+}
+
+// releaseAnswer puts buf, read by readAnswer into pb, back in the pool. A
+// buffer that grew past maxPooledAnswer is left to the collector.
+func releaseAnswer(pb *[]byte, buf []byte) {
+	if cap(buf) <= maxPooledAnswer {
+		*pb = buf
+		answerBuffers.Put(pb)
+	}
 }
 
 // answerBuffers holds the buffers answers are read into.
@@ -580,7 +604,7 @@ var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); re
 const maxPooledAnswer = 4 << 20
 
 // readInto reads r to its end, appending to buf.
-func readInto(buf []byte, r io.Reader) ([]byte, error) {
+func readInto(buf []byte, r *limitedReader) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

@@ -150,9 +150,11 @@ func (st *attempt) checkRetry(ctx context.Context, resp *http.Response, err erro
 		a.limited = limitOfResponse(st, resp)
 	}
 	st.next = c.retry.decide(a, resp, err)
-	var rl *RateLimitError
-	if errors.As(st.next.err, &rl) {
-		rl.Bucket, rl.Scope = st.redact(rl.Bucket), st.redact(rl.Scope)
+	if st.next.err != nil {
+		var rl *RateLimitError
+		if errors.As(st.next.err, &rl) {
+			rl.Bucket, rl.Scope = st.redact(rl.Bucket), st.redact(rl.Scope)
+		}
 	}
 	if st.next.retry {
 		status := 0

@@ -47,16 +47,18 @@ var ErrNoType = errors.New("components: component has no type")
 // (members this package does not model, and explicit zero values its
 // fields leave out) are kept and written back by encoding; see [List].
 // Should "type" appear twice, the first non-null one counts.
+//
+// The input is checked as it is decoded (see package jsonscan): malformed
+// input gives encoding/json's syntax error.
 func Unmarshal(data []byte) (Component, error) {
-	if !json.Valid(data) {
+	c, err := newDecoder(data).component(data)
+	if errors.Is(err, errScan) {
 		var v any
-		err := json.Unmarshal(data, &v) // for the syntax error's detail
-		if err == nil {
-			err = errScan
+		if serr := json.Unmarshal(data, &v); serr != nil { // for the syntax error's detail
+			err = serr
 		}
 		return nil, fmt.Errorf("components: %w", err)
 	}
-	c, err := newDecoder(data).component(data)
 	return c, prefixed(err)
 }
 

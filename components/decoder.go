@@ -20,10 +20,16 @@ import (
 // rules where they apply: keys match fields case-insensitively and the last
 // of repeated keys wins; null leaves a string, number or boolean field as it
 // is and empties a pointer, slice, list or component; a string with escapes
-// or invalid UTF-8 is decoded by encoding/json itself. The input must be
-// valid JSON (encoding/json checks it before calling UnmarshalJSON, and
-// [Unmarshal] checks it first); malformed input gives an error, never a
-// panic.
+// or invalid UTF-8 is decoded by encoding/json itself. The scanner checks
+// the input as it reads it, so [Unmarshal] needs no json.Valid pass first:
+// malformed input gives an error, never a panic.
+//
+// This decoder and internal/jsondec (which decodes the client's answers)
+// share the scanner but stay two decoders, because their contracts differ:
+// jsondec serves any answer type and declines whatever it does not handle,
+// leaving it to encoding/json, while this one serves a closed set of types,
+// all of which it must decode itself, keeps the members they drop, and
+// reports errors with the component path.
 //
 // Strings decoded this way share the memory of the input's copy, so a
 // decoded tree keeps that copy alive as long as any of its strings.
@@ -170,9 +176,18 @@ func kindOf(t reflect.Type) kind {
 // decoder decodes one JSON input. b is the input and s one copy of it as a
 // string; every []byte the decoder is handed is a slice of b.
 type decoder struct {
-	b []byte
-	s string
+	b     []byte
+	s     string
+	depth int // of the components open
 }
+
+// maxDepth bounds how deep components nest. The documents nest them three
+// levels at most (a container, a row, a button); each level scans what it
+// holds again, so a bound keeps the work linear in the input.
+const maxDepth = 32
+
+// errTooDeep is the error of components nested deeper than maxDepth.
+var errTooDeep = fmt.Errorf("components nested deeper than %d levels", maxDepth)
 
 func newDecoder(b []byte) *decoder { return &decoder{b: b, s: string(b)} }
 
@@ -195,8 +210,16 @@ func (d *decoder) component(raw []byte) (Component, error) {
 	if !found {
 		return nil, ErrNoType
 	}
+	if d.depth++; d.depth > maxDepth {
+		return nil, errTooDeep
+	}
+	defer func() { d.depth-- }()
 	c := newOfType(t)
 	if c == nil {
+		// peekType may have stopped at "type": the rest is checked here.
+		if !jsonscan.Valid(raw) {
+			return nil, jsonscan.ErrMalformed
+		}
 		return &Unknown{Raw: append(json.RawMessage(nil), raw...)}, nil
 	}
 	if err := d.object(raw, reflect.ValueOf(c).Elem(), c.keptRef()); err != nil {
@@ -232,11 +255,14 @@ func (d *decoder) list(raw []byte, l *List) error {
 	return nil
 }
 
-// count returns the number of elements of the JSON array raw.
+// count returns the number of elements of the JSON array raw, which
+// reading them checks.
 func count(raw []byte) (int, error) {
-	n := 0
-	err := jsonscan.EachElement(raw, func([]byte) error { n++; return nil })
-	return n, err
+	i := jsonscan.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return 0, jsonscan.ErrMalformed
+	}
+	return jsonscan.CountElements(raw, i), nil
 }
 
 // object decodes the JSON object raw into the zero struct v, and keeps in

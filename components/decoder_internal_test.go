@@ -256,3 +256,22 @@ func FuzzDecoderMatchesEncodingJSON(f *testing.F) {
 		checkDecoderMatches(t, data)
 	})
 }
+
+// TestDecodeDepthBound: components nested up to maxDepth levels decode;
+// deeper ones are an error, found in time linear in the input.
+func TestDecodeDepthBound(t *testing.T) {
+	t.Parallel()
+	nest := func(depth int) []byte {
+		return []byte(strings.Repeat(`[{"type":17,"components":`, depth) + `[]` + strings.Repeat(`}]`, depth))
+	}
+	var l List
+	if err := json.Unmarshal(nest(maxDepth), &l); err != nil {
+		t.Fatalf("%d levels: %v", maxDepth, err)
+	}
+	for _, depth := range []int{maxDepth + 1, 4000} {
+		err := json.Unmarshal(nest(depth), &l)
+		if err == nil || !strings.Contains(err.Error(), "nested deeper than 32 levels") {
+			t.Errorf("%d levels: error %v, want one saying they nest too deep", depth, err)
+		}
+	}
+}

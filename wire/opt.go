@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+
+	"github.com/seed012df1e9/guildkit/internal/optstate"
 )
 
-type optState uint8
+// optState is shared with internal/optstate, through which the answer
+// decoder recognises and sets an Opt (value first, state second).
+type optState = optstate.State
 
 const (
-	optOmitted optState = iota
-	optNull
-	optValue
+	optOmitted = optstate.Omitted
+	optNull    = optstate.Null
+	optValue   = optstate.Value
 )
 
 // Opt is an optional, nullable field of a request. It has three states:

@@ -1,22 +1,57 @@
 // Package jsondec decodes JSON answers into Go values with far fewer
 // allocations and less time than encoding/json, and with its results.
 //
-// [Decode] reads the input in one pass that checks it is JSON as it goes and
-// sets fields through a table built once per type. Strings are copied into
-// small chunks shared by many fields; the values pointer fields point to
-// come from one slab per type and call, and []Snowflake fields from one
-// slab, so a list of a thousand members costs a few dozen allocations
-// instead of several thousand. Nothing of the result refers to the input,
-// which the caller may reuse once Owned returns.
+// [Decode] reads the input in one pass that checks it is JSON as it goes
+// (with internal/jsonscan, the scanner the components decoder uses too)
+// and sets fields through a table built once per type. Strings are copied
+// into small chunks shared by many fields; the values pointer fields point
+// to come from one slab per type and call, and []Snowflake fields from one
+// slab, so a list of a thousand members costs about a hundred allocations
+// instead of tens of thousands. Nothing of the result refers to the input,
+// which the caller may reuse once Decode returns.
 //
-// Whatever it does not handle itself it leaves to encoding/json: a type with
-// its own UnmarshalJSON (Opt, Snowflake, time.Time, ...) decodes itself; a
-// map, an array, an interface, a []byte, a struct with embedded fields or a
-// ",string" option is decoded by json.Unmarshal. And whenever the input is
-// not one JSON value or does not fit the value (a type mismatch, a number
-// out of range), Decode reports it and leaves the value zero, so that the
-// caller decodes it with encoding/json and gets exactly its result and
-// error.
+// Types with their own UnmarshalJSON that answers hold are decoded here
+// without it, with the same result: wire.Opt (null, or any value this
+// package decodes), wire.Snowflake and the types added with
+// [DecodeAsDecimal] (guildkit.Permissions), and the types added with
+// [DecodeKeeping] (the embed objects, which keep the members they drop).
+// Two call their UnmarshalJSON, which does not go through encoding/json:
+// time.Time (which reads its string itself) and components.List (the
+// components decoder, on the same scanner). A map, an array, an interface,
+// a []byte, a struct with embedded fields, a ",string" option and a type
+// with UnmarshalText are decoded by json.Unmarshal. And whenever the input is not one JSON value or does not fit the
+// value (a type mismatch, a number out of range, an escaped snowflake),
+// Decode reports it and leaves the value zero, so that the caller decodes
+// it with encoding/json and gets exactly its result and error.
+//
+// # When it can go
+//
+// Go 1.27 put encoding/json on encoding/json/v2. Measured on the same
+// machine (BenchmarkAnswerDecode in package guildkit, the twin benchmarks'
+// answers), encoding/json on Go 1.27.0 decodes the realistic list of 1000
+// members with 33,065 allocations in about 9.5 ms (46,021 and 27.6 ms on Go
+// 1.26.8), where jsondec takes 110 allocations and about 6 ms; the
+// realistic Get Guild answer with 276 allocations against 27; a message
+// with 10 against 9; the all-null answers with 5 to 15 allocations against
+// jsondec's 7 to 10. The cost left is one allocation per string and per
+// pointer, and a nested decode for every type with an UnmarshalJSON (Opt,
+// Permissions, Snowflake). This package can be deleted once the minimum Go
+// version is 1.27 and all of these hold:
+//
+//   - Opt, Snowflake and Permissions implement encoding/json/v2's
+//     UnmarshalerFrom (UnmarshalJSONFrom from a jsontext.Decoder), so that
+//     a set field no longer re-enters the decoder;
+//   - encoding/json decodes the realistic 1000-member answer within the
+//     client's target (at most 1,200 allocations a call, which needs about
+//     one allocation per member where it now takes 33) and no slower than
+//     jsondec, as BenchmarkAnswerDecode and scripts/bench.sh show;
+//   - the differential tests and fuzz targets here, run against the
+//     decoding that replaces it, still pass (they pass on Go 1.27 today:
+//     jsondec and encoding/json on v2 agree on every golden and realistic
+//     answer and their variants).
+//
+// Until then the first two do not hold: v2 allocates every string and
+// every pointer target on its own, and has no way to share them.
 package jsondec
 
 import (
@@ -31,6 +66,7 @@ import (
 	"unsafe"
 
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
+	"github.com/seed012df1e9/guildkit/internal/optstate"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -46,6 +82,7 @@ func Decode(data []byte, v any) bool {
 		return false
 	}
 	d := decoder{b: data}
+	d.slabs = d.firstSlabs[:0]
 	end, err := d.value(d.ws(0), rv.Elem(), codecOf(rv.Type().Elem()))
 	if err == nil && d.ws(end) != len(data) {
 		err = errMismatch
@@ -73,6 +110,9 @@ const (
 	kindPointer
 	kindSlice
 	kindStruct
+	kindOpt     // a wire.Opt: null, or its value
+	kindDecimal // a uint64 sent as a decimal string or number, null for 0
+	kindKeeping // a struct that keeps the members it drops (see DecodeKeeping)
 )
 
 // codec is what the decoder knows of one type.
@@ -81,6 +121,9 @@ type codec struct {
 	elem   *codec        // a pointer's or a slice's element
 	fields []field       // struct fields
 	empty  reflect.Value // a slice type's empty, non-nil slice, shared: its capacity is 0
+	value  reflect.Type  // an Opt's value type
+	keep   *jsonscan.FieldSet
+	kept   int // the index of a kindKeeping struct's jsonscan.Kept field
 }
 
 type field struct {
@@ -97,7 +140,41 @@ var (
 var (
 	typeUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	typeTextUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
+	typeOptState        = reflect.TypeFor[optstate.State]()
+	typeKept            = reflect.TypeFor[jsonscan.Kept]()
 )
+
+// decimals holds the types decoded as kindDecimal: wire.Snowflake and those
+// added with DecodeAsDecimal. Guarded by building.
+var decimals = map[reflect.Type]bool{reflect.TypeFor[wire.Snowflake](): true}
+
+// keepings holds the types added with DecodeKeeping. Guarded by building.
+var keepings = map[reflect.Type]*jsonscan.FieldSet{}
+
+// DecodeKeeping makes Decode read t, a struct with a jsonscan.Kept field
+// whose UnmarshalJSON is jsonscan.Decode with the field set fs (the embed
+// objects), itself rather than through its UnmarshalJSON: its fields as
+// encoding/json sets them, and the members fs says it drops kept as that
+// UnmarshalJSON keeps them. Call it before t is decoded, in an init
+// function.
+func DecodeKeeping(t reflect.Type, fs *jsonscan.FieldSet) {
+	building.Lock()
+	defer building.Unlock()
+	keepings[t] = fs
+}
+
+// DecodeAsDecimal makes Decode read t, an unsigned integer type whose
+// UnmarshalJSON accepts a JSON string of decimal digits or a number and
+// reads null as 0 (guildkit.Permissions), itself rather than through its
+// UnmarshalJSON. Anything else such a value meets (an escaped string, a
+// value out of range, another JSON type) makes Decode decline, so that
+// encoding/json calls UnmarshalJSON and gives its error. Call it before t
+// is decoded, in an init function.
+func DecodeAsDecimal(t reflect.Type) {
+	building.Lock()
+	defer building.Unlock()
+	decimals[t] = true
+}
 
 // codecOf returns the codec of t, building it (and those of the types it
 // holds) on first use.
@@ -128,6 +205,21 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	made[t] = c
 	pt := reflect.PointerTo(t)
 	switch {
+	case decimals[t] && t.Kind() == reflect.Uint64:
+		c.kind = kindDecimal
+	case isOpt(t):
+		c.kind, c.value = kindOpt, t.Field(0).Type
+		c.elem = buildCodec(c.value, made)
+	case keepings[t] != nil:
+		c.kind, c.keep, c.kept = kindKeeping, keepings[t], -1
+		for i := range t.NumField() {
+			if t.Field(i).Type == typeKept {
+				c.kept = i
+			}
+		}
+		if c.kept < 0 || !structFields(t, c, made) {
+			c.kind, c.fields = kindUnmarshaler, nil
+		}
 	case t.Kind() != reflect.Pointer && pt.Implements(typeUnmarshaler):
 		c.kind = kindUnmarshaler
 	case t.Kind() != reflect.Pointer && pt.Implements(typeTextUnmarshaler):
@@ -160,6 +252,13 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	return c
 }
 
+// isOpt reports whether t is a wire.Opt: a struct whose second and last
+// field is an optstate.State (see package optstate).
+func isOpt(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(1).Type == typeOptState &&
+		t.PkgPath() == reflect.TypeFor[wire.Opt[int]]().PkgPath()
+}
+
 // structFields fills c.fields for struct type t, or reports false for a
 // struct this package leaves to encoding/json.
 func structFields(t reflect.Type, c *codec, made map[reflect.Type]*codec) bool {
@@ -178,8 +277,10 @@ type decoder struct {
 	strings       []byte // the unused part of the string chunk
 	depth         int    // of the arrays and objects open
 	slabs         []slab
+	firstSlabs    [8]slab          // slabs' first array: most answers use fewer types
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
+	keyAt         int              // where the key of the member being read starts
 }
 
 // text returns b as a string, copied into the call's current string
@@ -233,7 +334,9 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	}
 	s := &d.slabs[i]
 	if !s.elems.IsValid() || s.next == s.elems.Len() {
-		n := 1
+		// The first array of a small type holds a few: an answer often
+		// has several pointers of one type (ids, hashes, timestamps).
+		n := max(1, min(4, 128/int(max(t.Size(), 1))))
 		if s.elems.IsValid() {
 			n = min(2*s.elems.Len(), max(1, slabBytes/int(max(t.Size(), 1))))
 		}
@@ -245,137 +348,47 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	return p
 }
 
-// maxDepth is encoding/json's bound on nesting; deeper input is left to it.
-const maxDepth = 10000
+// The scanner is jsonscan's: these name its functions on d.b.
 
-// ws returns the index of the first byte at or after i that is not JSON
-// white space.
-func (d *decoder) ws(i int) int {
-	for i < len(d.b) {
-		switch d.b[i] {
-		case ' ', '\t', '\r', '\n':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (d *decoder) ws(i int) int { return jsonscan.SkipSpace(d.b, i) }
 
-// literal checks that lit (true, false or null) starts at i and returns the
-// index after it.
 func (d *decoder) literal(i int, lit string) (int, error) {
-	if !bytes.HasPrefix(d.b[i:], []byte(lit)) {
-		return 0, errMismatch
-	}
-	return i + len(lit), nil
+	end, err := jsonscan.SkipLiteral(d.b, i, lit)
+	return end, mismatch(err)
 }
 
-// str checks the JSON string that starts at i ('"') and returns the index
-// after it and whether it holds an escape.
 func (d *decoder) str(i int) (end int, escaped bool, err error) {
-	b := d.b
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, escaped, nil
-		case c == '\\':
-			escaped = true
-			i++
-			if i >= len(b) {
-				return 0, false, errMismatch
-			}
-			switch b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(b) {
-					return 0, false, errMismatch
-				}
-				for _, h := range b[i+1 : i+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return 0, false, errMismatch
-					}
-				}
-				i += 4
-			default:
-				return 0, false, errMismatch
-			}
-		case c < 0x20:
-			return 0, false, errMismatch
-		}
-	}
-	return 0, false, errMismatch
+	end, escaped, err = jsonscan.SkipString(d.b, i)
+	return end, escaped, mismatch(err)
 }
 
-// number checks the JSON number that starts at i and returns the index
-// after it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (d *decoder) number(i int) (int, error) {
-	b := d.b
-	digits := func(i int) (int, bool) {
-		j := i
-		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
-			j++
-		}
-		return j, j > i
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i, _ = digits(i)
-	default:
-		return 0, errMismatch
-	}
-	var ok bool
-	if i < len(b) && b[i] == '.' {
-		if i, ok = digits(i + 1); !ok {
-			return 0, errMismatch
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i, ok = digits(i); !ok {
-			return 0, errMismatch
-		}
-	}
-	return i, nil
+	end, err := jsonscan.SkipNumber(d.b, i)
+	return end, mismatch(err)
 }
 
-// skip checks the JSON value that starts at i and returns the index after
-// it.
 func (d *decoder) skip(i int) (int, error) {
-	if i >= len(d.b) {
-		return 0, errMismatch
+	end, err := jsonscan.SkipValue(d.b, i, d.depth)
+	return end, mismatch(err)
+}
+
+// count returns the number of elements of the array that starts at i,
+// without checking them: reading them does.
+func (d *decoder) count(i int) int { return jsonscan.CountElements(d.b, i) }
+
+// mismatch turns the scanner's error into errMismatch.
+func mismatch(err error) error {
+	if err != nil {
+		return errMismatch
 	}
-	switch c := d.b[i]; {
-	case c == '"':
-		end, _, err := d.str(i)
-		return end, err
-	case c == '{':
-		return d.members(i, func(_ []byte, j int) (int, error) { return d.skip(j) })
-	case c == '[':
-		return d.elements(i, func(_, j int) (int, error) { return d.skip(j) })
-	case c == 't':
-		return d.literal(i, "true")
-	case c == 'f':
-		return d.literal(i, "false")
-	case c == 'n':
-		return d.literal(i, "null")
-	}
-	return d.number(i)
+	return nil
 }
 
 // members reads the object that starts at i ('{'), calling member with each
 // key (unescaped) and the index of its value, which member reads; it
 // returns the index after the object.
 func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (int, error) {
-	if d.depth++; d.depth > maxDepth {
+	if d.depth++; d.depth > jsonscan.MaxDepth {
 		return 0, errMismatch
 	}
 	defer func() { d.depth-- }()
@@ -391,6 +404,7 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 		if err != nil {
 			return 0, err
 		}
+		d.keyAt = i
 		key := d.b[i+1 : end-1]
 		if escaped {
 			var s string
@@ -422,7 +436,7 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 // each element's position in the array and index in the input, which
 // element reads; it returns the index after the array.
 func (d *decoder) elements(i int, element func(n, at int) (int, error)) (int, error) {
-	if d.depth++; d.depth > maxDepth {
+	if d.depth++; d.depth > jsonscan.MaxDepth {
 		return 0, errMismatch
 	}
 	defer func() { d.depth-- }()
@@ -447,14 +461,6 @@ func (d *decoder) elements(i int, element func(n, at int) (int, error)) (int, er
 	}
 }
 
-// count returns the number of elements of the array that starts at i. It
-// does not check them: reading them does.
-func (d *decoder) count(i int) int {
-	n := 0
-	_ = jsonscan.EachElement(d.b[i:], func([]byte) error { n++; return nil })
-	return n
-}
-
 // value reads the JSON value that starts at i into v, whose codec is c, and
 // returns the index after it.
 func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
@@ -463,6 +469,14 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 	}
 	b := d.b
 	null := b[i] == 'n'
+	switch c.kind {
+	case kindOpt:
+		return d.opt(i, v, c)
+	case kindDecimal:
+		return d.decimal(i, v)
+	case kindKeeping:
+		return d.keeping(i, v, c)
+	}
 	if null && c.kind != kindUnmarshaler && c.kind != kindFallback {
 		end, err := d.literal(i, "null")
 		if err == nil && (c.kind == kindPointer || c.kind == kindSlice) {
@@ -536,6 +550,121 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 		}
 		return end, json.Unmarshal(b[i:end], v.Addr().Interface())
 	}
+}
+
+// opt reads the JSON value that starts at i into v, a wire.Opt whose codec
+// is c, as Opt.UnmarshalJSON does: null makes it Null, anything else is
+// decoded into a zero value and makes it hold that value.
+func (d *decoder) opt(i int, v reflect.Value, c *codec) (int, error) {
+	// The fields are unexported: set through their addresses (v is
+	// addressable, being a field or an element of the value decoded).
+	value := reflect.NewAt(c.value, unsafe.Pointer(v.Field(0).UnsafeAddr())).Elem()
+	state := (*optstate.State)(unsafe.Pointer(v.Field(1).UnsafeAddr()))
+	value.SetZero()
+	if d.b[i] == 'n' {
+		end, err := d.literal(i, "null")
+		if err != nil {
+			return 0, err
+		}
+		*state = optstate.Null
+		return end, nil
+	}
+	end, err := d.value(i, value, c.elem)
+	if err != nil {
+		return 0, err
+	}
+	*state = optstate.Value
+	return end, nil
+}
+
+// keeping reads the JSON value that starts at i into v, a kindKeeping
+// struct, as jsonscan.Decode does: from v's zero value, null leaving it
+// zero, and the members its field set keeps gathered in its Kept field.
+func (d *decoder) keeping(i int, v reflect.Value, c *codec) (int, error) {
+	v.SetZero()
+	switch d.b[i] {
+	case 'n':
+		return d.literal(i, "null")
+	case '{':
+	default:
+		return 0, errMismatch
+	}
+	var kb jsonscan.KeptBuilder
+	end, err := d.members(i, func(key []byte, at int) (int, error) {
+		start := d.keyAt
+		var end int
+		var err error
+		if f := c.field(key); f == nil {
+			end, err = d.skip(at)
+		} else {
+			end, err = d.value(at, v.Field(f.index), f.codec)
+		}
+		if err == nil && c.keep.Keeps(key, d.b[at:end]) {
+			kb.Add(d.b[start:end])
+		}
+		return end, err
+	})
+	if err != nil {
+		return 0, err
+	}
+	kept := (*jsonscan.Kept)(unsafe.Pointer(v.Field(c.kept).UnsafeAddr()))
+	*kept = kb.Kept()
+	return end, nil
+}
+
+// decimal reads the JSON value that starts at i into v, a kindDecimal: a
+// string of decimal digits without escapes, or a number, that fits 64 bits;
+// null is 0.
+func (d *decoder) decimal(i int, v reflect.Value) (int, error) {
+	b := d.b
+	var end int
+	var digits []byte
+	switch b[i] {
+	case 'n':
+		end, err := d.literal(i, "null")
+		if err == nil {
+			v.SetUint(0)
+		}
+		return end, err
+	case '"':
+		var escaped bool
+		var err error
+		if end, escaped, err = d.str(i); err != nil || escaped {
+			return 0, errMismatch
+		}
+		digits = b[i+1 : end-1]
+	default:
+		var err error
+		if end, err = d.number(i); err != nil {
+			return 0, err
+		}
+		digits = b[i:end]
+	}
+	n, err := parseDecimal(digits)
+	if err != nil {
+		return 0, err
+	}
+	v.SetUint(n)
+	return end, nil
+}
+
+// parseDecimal is strconv.ParseUint(string(b), 10, 64) without the string.
+func parseDecimal(b []byte) (uint64, error) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, errMismatch
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, errMismatch
+		}
+		d := uint64(c - '0')
+		if n > (1<<64-1-d)/10 {
+			return 0, errMismatch
+		}
+		n = n*10 + d
+	}
+	return n, nil
 }
 
 // setNumber sets v, an integer or a float, to the JSON number raw, as

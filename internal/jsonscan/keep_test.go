@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,6 +30,10 @@ func TestFieldsOf(t *testing.T) {
 		known, drops := fs.lookup([]byte(tc.key))
 		assert.Equal(t, [2]bool{tc.known, tc.drops}, [2]bool{known, drops}, tc.key)
 	}
+	// The unexported field is no member: encoding/json leaves it out too.
+	b, err := json.Marshal(sample{Name: "n", local: "not a member"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "not a member")
 }
 
 func TestMayBeZero(t *testing.T) {

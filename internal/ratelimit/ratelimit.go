@@ -168,6 +168,10 @@ type Transport struct {
 	epoch atomic.Uint64 // the latest store epoch seen (see shared.Reservation.Epoch)
 	// nextStoreError is when a store error may be reported again (Unix ns).
 	nextStoreError atomic.Int64
+	// lastMajor is the last two-part major parameter (an id and a token)
+	// and its key, so that the calls of one webhook or interaction hash its
+	// token once.
+	lastMajor atomic.Pointer[[2]string]
 }
 
 // New returns a Transport.
@@ -208,7 +212,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !info.ready {
 		info.res = shared.Reservation{
 			Token: t.token, Method: info.Method, Route: info.Route,
-			Major: majorKey(info.Major), Global: t.global,
+			Major: t.majorKey(info.Major), Global: t.global,
 		}
 		if info.NoGlobal {
 			info.res.Global = shared.GlobalLimit{}
@@ -229,12 +233,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // majorKey is the major parameter as the store keys it: the token of a
 // two-part major (an id and a token: webhook and interaction routes) is
 // replaced by its hash.
-func majorKey(major string) string {
+func (t *Transport) majorKey(major string) string {
+	if !strings.Contains(major, "/") {
+		return major
+	}
+	if last := t.lastMajor.Load(); last != nil && last[0] == major {
+		return last[1]
+	}
 	id, tok, ok := strings.Cut(major, "/")
 	if !ok {
 		return major
 	}
-	return id + "/" + shared.SecretHash(tok)
+	key := id + "/" + shared.SecretHash(tok)
+	t.lastMajor.Store(&[2]string{major, key})
+	return key
 }
 
 // acquire waits until the request may be sent and reserves its slot.
