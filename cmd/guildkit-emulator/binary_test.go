@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,10 +20,9 @@ import (
 // a temporary directory.
 func buildEmulator(t *testing.T) string {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		gobin = "go"
-	}
+	// The go command that runs this test, found as a user's shell finds it.
+	gobin, err := exec.LookPath("go")
+	require.NoError(t, err, "no go command on PATH")
 	bin := filepath.Join(t.TempDir(), "guildkit-emulator")
 	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
