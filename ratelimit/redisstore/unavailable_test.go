@@ -56,10 +56,10 @@ func TestRefusingRedis(t *testing.T) {
 		{
 			name: "READONLY", reply: "READONLY You can't write against a read only replica",
 			refuse: func(ctx context.Context, admin *redis.Client) error {
-				return admin.SlaveOf(ctx, "127.0.0.1", strconv.Itoa(freePort(t))).Err()
+				return admin.ReplicaOf(ctx, "127.0.0.1", strconv.Itoa(freePort(t))).Err()
 			},
 			serve: func(ctx context.Context, admin *redis.Client) error {
-				return admin.SlaveOf(ctx, "NO", "ONE").Err()
+				return admin.ReplicaOf(ctx, "NO", "ONE").Err()
 			},
 		},
 	} {
