@@ -326,6 +326,10 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 	select {
 	case <-done:
 	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		// As over HTTP: a request whose context ended has no answer, even
+		// when the handler returned at the same moment.
 		return 0, nil, nil, errDeliveryTimeout
 	}
 	res := rec.Result()
