@@ -88,7 +88,7 @@ function renderMessage(m, only, hook) {
     (m.embeds || []).map(renderEmbed),
     v2 ? null : renderAttachments(m.attachments),
     renderComponents(m.components || []),
-    only ? el("div", { class: "only-you", text: "👁 Only you can see this" }) : null);
+    only ? el("div", { class: "only-you", text: "Only you can see this" }) : null);
   messageAttachments = [];
   currentMessage = null;
   return node;
