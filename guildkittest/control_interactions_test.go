@@ -438,3 +438,35 @@ func TestInteractionFeed(t *testing.T) {
 	}
 	t.Fatal("no interaction on the feed")
 }
+
+// TestSeededBotsApplication: a seed that names the bot moves the
+// application with it: its id is the seeded bot's, and a message sent
+// through a seeded application-owned webhook has components a member can
+// use.
+func TestSeededBotsApplication(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	seed, err := guildkittest.ParseSeed(strings.NewReader(`{
+		"bot": {"id": "4000", "username": "seeded-bot"},
+		"users": [{"id": "4001", "username": "alice"}],
+		"guilds": [{"id": "4100", "name": "g", "channels": [{"id": "4200", "name": "general", "type": 0}],
+			"members": [{"user_id": "4001"}],
+			"webhooks": [{"channel_id": "4200", "name": "App", "application_owned": true}]}]}`))
+	require.NoError(t, err)
+	res := srv.ApplySeed(seed)
+	assert.Equal(t, guildkit.Snowflake(4000), srv.Application().ID)
+	require.Len(t, res.Webhooks, 1)
+	hook := res.Webhooks[0]
+	var msg guildkit.Message
+	resp := plain(t, "POST", srv.BaseURL()+"/webhooks/"+hook.ID.String()+"/"+hook.Token+"?wait=true&with_components=true", "",
+		`{"content": "hi", "components": [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}]}`, &msg)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	srv.SetInteractionsHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"type":4,"data":{"content":"went"}}`)
+	}))
+	out, err := srv.Click(t.Context(), 4001, msg.ID, "go")
+	require.NoError(t, err)
+	assert.Equal(t, "message: went", out.String())
+	assert.Equal(t, guildkit.Snowflake(4000), out.Interaction.ApplicationID)
+}

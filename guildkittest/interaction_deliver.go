@@ -51,7 +51,10 @@ type interactionStore struct {
 	// modals are the modals opened, by the id of the interaction they
 	// answered, for the control API to submit; forgotten with the
 	// interaction.
-	modals    map[guildkit.Snowflake]*OpenModal
+	modals map[guildkit.Snowflake]*OpenModal
+	// order holds the ids of byID, oldest first (and some forgotten
+	// already), for forgetting the oldest past maxInteractions.
+	order     []guildkit.Snowflake
 	commands  map[string]guildkit.Snowflake // command ids by name: interaction_command.go
 	lastSweep time.Time                     // when forgetExpiredLocked last looked
 }
@@ -106,10 +109,15 @@ func (s *Server) forgetExpiredLocked(now time.Time) {
 	st.lastSweep = now
 	for id, it := range st.byID {
 		if now.Sub(it.deliveredAt) > tokenLife+time.Minute {
-			delete(st.byID, id)
-			delete(st.byToken, it.token)
-			delete(st.modals, id)
+			s.forgetInteractionLocked(id)
 		}
+	}
+	// The ids of forgotten interactions leave the order, oldest first.
+	for len(st.order) > 0 {
+		if _, kept := st.byID[st.order[0]]; kept {
+			break
+		}
+		st.order = st.order[1:]
 	}
 }
 
@@ -152,7 +160,28 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 	store := s.inter()
 	store.byID[it.ID] = st
 	store.byToken[token] = st
+	store.order = append(store.order, it.ID)
+	for len(store.byID) > maxInteractions {
+		s.forgetInteractionLocked(store.order[0])
+		store.order = store.order[1:]
+	}
 	return st
+}
+
+// maxInteractions is how many interactions the server keeps: past it, the
+// oldest is forgotten (its token answers 404 Unknown Webhook, as an
+// expired one does), so that a flood of interactions cannot grow the
+// server without bound.
+const maxInteractions = 1000
+
+// forgetInteractionLocked drops an interaction and the modal it opened.
+func (s *Server) forgetInteractionLocked(id guildkit.Snowflake) {
+	store := s.inter()
+	if st, ok := store.byID[id]; ok {
+		delete(store.byToken, st.token)
+	}
+	delete(store.byID, id)
+	delete(store.modals, id)
 }
 
 // deliver signs and sends the interaction, waits for the answer and
