@@ -269,10 +269,8 @@ func (s *Server) outcomeJSON(o *Outcome) map[string]any {
 	}
 	if o.Interaction != nil {
 		out["interaction"] = redactedInteraction(o.Interaction)
-		for _, d := range s.Deliveries() {
-			if d.InteractionID == o.Interaction.ID {
-				out["delivery"] = d
-			}
+		if d, ok := s.delivery(o.Interaction.ID); ok {
+			out["delivery"] = d
 		}
 	}
 	return out
@@ -316,4 +314,24 @@ func (d Delivery) MarshalJSON() ([]byte, error) {
 		Failure       string                        `json:"failure,omitempty"`
 	}{d.InteractionID, d.Type, d.Type.String(), d.CustomID, d.UserID, d.Status, int(d.AnswerType), answer, d.Answer, d.Callback,
 		float64(d.Duration.Microseconds()) / 1000, d.Failure})
+}
+
+// delivery returns the record of the delivery of interaction id, while it
+// is among those kept.
+func (s *Server) delivery(id guildkit.Snowflake) (Delivery, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interactions == nil {
+		return Delivery{}, false
+	}
+	if st := s.interactions.byID[id]; st != nil && st.delivery > 0 {
+		return s.interactions.deliveries[st.delivery-1], true
+	}
+	d := s.interactions.deliveries
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i].InteractionID == id {
+			return d[i], true
+		}
+	}
+	return Delivery{}, false
 }
