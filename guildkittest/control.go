@@ -32,6 +32,13 @@ import (
 //	POST   /_guildkit/api/faults           {"route": "GET /guilds/{guild.id}", "count": 2, "status": 503, ...}: see [Fault]
 //	DELETE /_guildkit/api/faults           remove every fault
 //	POST   /_guildkit/api/access-tokens    {"user_id": "..."}: mint an OAuth2 access token of the user
+//	GET    /_guildkit/api/application      {"id", "public_key", "interactions_url", "endpoint_check"}
+//	POST   /_guildkit/api/application      {"interactions_url": "http://..."}: set the endpoint, check it
+//	GET    /_guildkit/api/interactions     the deliveries, with their answers and timing; .../feed names them interaction
+//	POST   /_guildkit/api/interactions     {"kind": "click", "user_id", "message_id", "custom_id"}: act as a user
+//	                                       (click, select with "values", modal_submit with "modal_id" and
+//	                                       "values", command with "channel_id", "name", "options");
+//	                                       answers what the user saw: the outcome, as JSON
 //	GET    /_guildkit/api/                 this list, as JSON (the inspector page shows it too)
 //
 // The inspector page is at /_guildkit/. When the server has an admin token
@@ -70,6 +77,7 @@ func (s *Server) controlHandler() http.Handler {
 		s.mu.Lock()
 		st := s.snapshotLocked()
 		s.mu.Unlock()
+		st.ApplicationKey = "" // a private key: only the state file keeps it
 		controlJSON(w, http.StatusOK, st)
 	})
 	api("GET events", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, s.eventsJSON()) })
@@ -199,8 +207,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, kind string) {
 				continue
 			}
 			var data any = it.Event
-			if it.Kind == "request" {
+			switch it.Kind {
+			case "request":
 				data = it.Request
+			case "interaction":
+				data = it.Interaction
 			}
 			b, err := json.Marshal(data)
 			if err != nil {

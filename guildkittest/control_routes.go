@@ -35,11 +35,16 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/faults", "the faults waiting for requests"},
 	{"POST", ControlPrefix + "api/faults", `{"route": "GET /guilds/{guild.id}", "count": 2, "status": 503}: inject a fault`},
 	{"DELETE", ControlPrefix + "api/faults", "remove every fault"},
+	{"GET", ControlPrefix + "api/application", "the application: id, public_key, interactions_url and the endpoint's latest check"},
+	{"POST", ControlPrefix + "api/application", `{"interactions_url": "http://..."}: set the interactions endpoint and check it (PING, bad signature); {} checks it again`},
+	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
+	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
 }
 
 // controlExtraRoutes registers the control routes beyond state, logs,
 // reset, seed, clock and faults.
 func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.ResponseWriter, r *http.Request))) {
+	s.controlInteractionRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

@@ -7,10 +7,12 @@ import (
 // FeedItem is one entry of the server's live feed: an event an operation
 // emitted or a request the server answered, in the order they happened.
 type FeedItem struct {
-	// Kind is "event" or "request".
-	Kind    string   `json:"kind"`
-	Event   *Event   `json:"event,omitempty"`
-	Request *Request `json:"request,omitempty"`
+	// Kind is "event", "request" or "interaction" (a delivery to the
+	// interactions endpoint, once it is answered or has failed).
+	Kind        string    `json:"kind"`
+	Event       *Event    `json:"event,omitempty"`
+	Request     *Request  `json:"request,omitempty"`
+	Interaction *Delivery `json:"interaction,omitempty"`
 }
 
 // feed fans events and requests out to live subscribers (the control API's

@@ -1,6 +1,7 @@
 package guildkittest
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
@@ -38,10 +40,13 @@ type Application struct {
 // portal shows and the receiving side takes.
 func (a Application) PublicKeyHex() string { return hex.EncodeToString(a.PublicKey) }
 
-// application is the server's application: its key pair.
+// application is the server's application: its key pair. Its id is the
+// bot's, kept here too so that paths can be matched without the server's
+// lock; both may change when a seed or a saved state names another bot or
+// key, so they are atomic.
 type application struct {
-	key ed25519.PrivateKey
-	id  guildkit.Snowflake
+	key atomic.Pointer[ed25519.PrivateKey]
+	id  atomic.Uint64
 }
 
 // WithApplicationKey makes the server sign deliveries with priv instead of
@@ -53,26 +58,33 @@ func WithApplicationKey(priv ed25519.PrivateKey) Option {
 		if len(priv) != ed25519.PrivateKeySize {
 			panic(fmt.Sprintf("guildkittest: WithApplicationKey: a private key has %d bytes, got %d", ed25519.PrivateKeySize, len(priv)))
 		}
-		s.app.key = append(ed25519.PrivateKey(nil), priv...)
+		key := append(ed25519.PrivateKey(nil), priv...)
+		s.app.key.Store(&key)
 	}
 }
 
 // initApplication makes the key pair unless an option gave one; the
 // application's id is the bot's.
 func (s *Server) initApplication() {
-	if s.app.key == nil {
+	if s.app.key.Load() == nil {
 		_, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
 			panic("guildkittest: generating the application key: " + err.Error())
 		}
-		s.app.key = priv
+		s.app.key.Store(&priv)
 	}
-	s.app.id = s.bot
+	s.app.id.Store(uint64(s.bot))
 }
+
+// appID is the application's id: the bot's.
+func (s *Server) appID() guildkit.Snowflake { return guildkit.Snowflake(s.app.id.Load()) }
+
+// appKey is the application's private key.
+func (s *Server) appKey() ed25519.PrivateKey { return *s.app.key.Load() }
 
 // Application returns the application: its id and public key.
 func (s *Server) Application() Application {
-	return Application{ID: s.app.id, PublicKey: s.app.key.Public().(ed25519.PublicKey)}
+	return Application{ID: s.appID(), PublicKey: s.appKey().Public().(ed25519.PublicKey)}
 }
 
 // ApplicationWebhook returns the application-owned webhook of a channel,
@@ -89,7 +101,7 @@ func (s *Server) ApplicationWebhook(channelID guildkit.Snowflake) guildkit.Webho
 		panic("guildkittest: ApplicationWebhook: unknown channel " + channelID.String())
 	}
 	for _, e := range sortedByID(s.wh().hooks) {
-		if e.hook.ChannelID != nil && *e.hook.ChannelID == channelID && e.hook.ApplicationID != nil && *e.hook.ApplicationID == s.app.id {
+		if e.hook.ChannelID != nil && *e.hook.ChannelID == channelID && e.hook.ApplicationID != nil && *e.hook.ApplicationID == s.appID() {
 			return shaped(s.webhookJSON(e, true))
 		}
 	}
@@ -97,7 +109,7 @@ func (s *Server) ApplicationWebhook(channelID guildkit.Snowflake) guildkit.Webho
 	if u, ok := s.users[s.bot]; ok {
 		name = u.Username
 	}
-	app := s.app.id
+	app := s.appID()
 	w := guildkit.Webhook{Type: guildkit.WebhookTypeIncoming, User: &guildkit.User{ID: s.bot}, Name: &name, ApplicationID: &app}
 	return shaped(s.addWebhookLocked(gs, channelID, w))
 }
@@ -127,7 +139,7 @@ func (s *Server) AddApplicationMessage(channelID guildkit.Snowflake, m guildkit.
 	m.Author = &guildkit.User{ID: hook.ID, Username: *hook.Name, Discriminator: "0000", Bot: true}
 	m.Timestamp = s.now().UTC()
 	m.WebhookID = &hook.ID
-	app := s.app.id
+	app := s.appID()
 	m.ApplicationID = &app
 	if m.Components == nil {
 		m.Components = components.List{}
@@ -312,6 +324,9 @@ type Delivery struct {
 	Status int
 	// AnswerType is the initial answer's type; 0 when none was accepted.
 	AnswerType guildkit.InteractionResponseType
+	// Answer is the initial answer as the server accepted it; nil when
+	// none was.
+	Answer *guildkit.InteractionResponse
 	// Callback is true when the answer came through the callback route, false
 	// when it was the HTTP answer to the delivery.
 	Callback bool
@@ -362,7 +377,8 @@ func refused(format string, args ...any) error {
 func (s *Server) SetInteractionsHandler(h http.Handler) {
 	s.endpoint.mu.Lock()
 	defer s.endpoint.mu.Unlock()
-	s.endpoint.handler, s.endpoint.url = h, ""
+	s.endpoint.handler, s.endpoint.url, s.endpoint.verdict = h, "", nil
+	s.endpoint.gen++
 }
 
 // SetInteractionsURL makes the server deliver interactions over HTTP to
@@ -372,7 +388,11 @@ func (s *Server) SetInteractionsHandler(h http.Handler) {
 func (s *Server) SetInteractionsURL(url string) {
 	s.endpoint.mu.Lock()
 	defer s.endpoint.mu.Unlock()
+	if url != s.endpoint.url || s.endpoint.handler != nil {
+		s.endpoint.verdict = nil
+	}
 	s.endpoint.handler, s.endpoint.url = nil, url
+	s.endpoint.gen++
 }
 
 // walkComponents calls fn for every component of the trees, depth-first,
@@ -399,4 +419,25 @@ func walkComponents(list []components.Component, fn func(components.Component)) 
 			}
 		}
 	}
+}
+
+// ParseApplicationKey reads an application's Ed25519 private key written
+// in hex: its 32-byte seed (as the state file keeps it) or the 64-byte
+// private key.
+func ParseApplicationKey(s string) (ed25519.PrivateKey, error) {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, errors.New("not hex")
+	}
+	switch len(b) {
+	case ed25519.SeedSize:
+		return ed25519.NewKeyFromSeed(b), nil
+	case ed25519.PrivateKeySize:
+		key := ed25519.PrivateKey(b)
+		if !bytes.Equal(ed25519.NewKeyFromSeed(key.Seed()), key) {
+			return nil, errors.New("the 64 bytes are not an Ed25519 private key (its seed followed by its public key)")
+		}
+		return key, nil
+	}
+	return nil, fmt.Errorf("%d bytes; an Ed25519 key is written as its %d-byte seed or its %d-byte private key", len(b), ed25519.SeedSize, ed25519.PrivateKeySize)
 }

@@ -246,6 +246,7 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 		out.Kind = OutcomeModal
 		out.Modal = &OpenModal{Modal: modal, Interaction: &it, userID: st.userID, guildID: st.guildID,
 			channelID: st.channelID, messageID: st.messageID}
+		s.inter().modals[it.ID] = out.Modal // for the control API: control_interactions.go
 	case guildkit.InteractionResponseAutocompleteResult:
 		out.Kind = OutcomeAutocomplete
 	case guildkit.InteractionResponseLaunchActivity:
@@ -255,7 +256,7 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 	close(st.answered)
 	if st.delivery > 0 {
 		d := &s.inter().deliveries[st.delivery-1]
-		d.AnswerType, d.Callback, d.Duration = resp.Type, callback, now.Sub(st.deliveredAt)
+		d.AnswerType, d.Answer, d.Callback, d.Duration = resp.Type, resp, callback, now.Sub(st.deliveredAt)
 	}
 	return nil
 }
@@ -273,7 +274,7 @@ func (s *Server) appAuthorLocked() *guildkit.User {
 // ephemeral. p has been validated.
 func (s *Server) newInteractionMessageLocked(st *interactionState, p *guildkit.InteractionMessageParams, files []webhookFile) guildkit.Message {
 	now := s.now().UTC()
-	app := s.app.id
+	app := s.appID()
 	flags := p.Flags.Or(0)
 	m := guildkit.Message{
 		ID: s.newID(), ChannelID: st.channelID, Author: s.appAuthorLocked(), Content: p.Content.Or(""), Timestamp: now,

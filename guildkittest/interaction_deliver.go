@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +39,8 @@ type interactionEndpoint struct {
 	handler http.Handler
 	url     string
 	client  *http.Client
+	verdict *EndpointCheck // the latest check of handler or url; nil when none
+	gen     int            // counts the changes of handler and url
 }
 
 // interactionStore is what the server keeps about interactions.
@@ -45,8 +48,15 @@ type interactionStore struct {
 	byID       map[guildkit.Snowflake]*interactionState
 	byToken    map[string]*interactionState
 	deliveries []Delivery
-	commands   map[string]guildkit.Snowflake // command ids by name: interaction_command.go
-	lastSweep  time.Time                     // when forgetExpiredLocked last looked
+	// modals are the modals opened, by the id of the interaction they
+	// answered, for the control API to submit; forgotten with the
+	// interaction.
+	modals map[guildkit.Snowflake]*OpenModal
+	// order holds the ids of byID, oldest first (and some forgotten
+	// already), for forgetting the oldest past maxInteractions.
+	order     []guildkit.Snowflake
+	commands  map[string]guildkit.Snowflake // command ids by name: interaction_command.go
+	lastSweep time.Time                     // when forgetExpiredLocked last looked
 }
 
 // interactionState is one delivered interaction, guarded by s.mu.
@@ -83,6 +93,7 @@ func (s *Server) inter() *interactionStore {
 		s.interactions = &interactionStore{
 			byID:    make(map[guildkit.Snowflake]*interactionState),
 			byToken: make(map[string]*interactionState),
+			modals:  make(map[guildkit.Snowflake]*OpenModal),
 		}
 	}
 	return s.interactions
@@ -98,9 +109,15 @@ func (s *Server) forgetExpiredLocked(now time.Time) {
 	st.lastSweep = now
 	for id, it := range st.byID {
 		if now.Sub(it.deliveredAt) > tokenLife+time.Minute {
-			delete(st.byID, id)
-			delete(st.byToken, it.token)
+			s.forgetInteractionLocked(id)
 		}
+	}
+	// The ids of forgotten interactions leave the order, oldest first.
+	for len(st.order) > 0 {
+		if _, kept := st.byID[st.order[0]]; kept {
+			break
+		}
+		st.order = st.order[1:]
 	}
 }
 
@@ -122,7 +139,7 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 	chCopy.PermissionOverwrites = nil
 	token := randomToken()
 	it := guildkit.Interaction{
-		ID: s.newID(), ApplicationID: s.app.id, Type: t, Data: data,
+		ID: s.newID(), ApplicationID: s.appID(), Type: t, Data: data,
 		Guild:   &guildkit.InteractionGuild{ID: g.ID, Locale: g.PreferredLocale, Features: features},
 		GuildID: guildkit.Some(g.ID), Channel: &chCopy, ChannelID: guildkit.Some(ch.ID),
 		Member: &member, Token: guildkit.InteractionToken(token), Version: 1, Message: msg,
@@ -143,7 +160,28 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 	store := s.inter()
 	store.byID[it.ID] = st
 	store.byToken[token] = st
+	store.order = append(store.order, it.ID)
+	for len(store.byID) > maxInteractions {
+		s.forgetInteractionLocked(store.order[0])
+		store.order = store.order[1:]
+	}
 	return st
+}
+
+// maxInteractions is how many interactions the server keeps: past it, the
+// oldest is forgotten (its token answers 404 Unknown Webhook, as an
+// expired one does), so that a flood of interactions cannot grow the
+// server without bound.
+const maxInteractions = 1000
+
+// forgetInteractionLocked drops an interaction and the modal it opened.
+func (s *Server) forgetInteractionLocked(id guildkit.Snowflake) {
+	store := s.inter()
+	if st, ok := store.byID[id]; ok {
+		delete(store.byToken, st.token)
+	}
+	delete(store.byID, id)
+	delete(store.modals, id)
 }
 
 // deliver signs and sends the interaction, waits for the answer and
@@ -227,14 +265,72 @@ func (e *interactionEndpoint) get() (http.Handler, string, *http.Client) {
 // time after): a signed PING must be answered 200 with {"type": 1} (PONG),
 // and a PING whose signature does not match its body must be answered
 // 401. It returns an error saying what failed, or nil; each request is
-// bounded to 3 seconds of real time.
+// bounded to 3 seconds of real time. The result is kept as the endpoint's
+// verdict ([Server.EndpointCheck]).
 func (s *Server) CheckInteractionsEndpoint(ctx context.Context) error {
 	h, url, client := s.endpoint.get()
 	if h == nil && url == "" {
 		return ErrNoInteractionsEndpoint
 	}
+	s.endpoint.mu.Lock()
+	gen := s.endpoint.gen
+	s.endpoint.mu.Unlock()
+	err := s.checkEndpoint(ctx, h, url, client)
+	verdict := EndpointCheck{URL: url, OK: err == nil, CheckedAt: s.Now().UTC(), Verdict: endpointReady}
+	if err != nil {
+		verdict.Verdict = strings.TrimPrefix(err.Error(), "guildkittest: interactions endpoint: ")
+	}
+	s.endpoint.mu.Lock()
+	if s.endpoint.gen == gen { // not changed meanwhile
+		s.endpoint.verdict = &verdict
+	}
+	s.endpoint.mu.Unlock()
+	return err
+}
+
+// endpointReady is the verdict on an endpoint that passed the check.
+const endpointReady = "ready: a signed PING was answered PONG and a PING with an invalid signature 401"
+
+// EndpointCheck is the verdict of the latest check of the interactions
+// endpoint ([Server.CheckInteractionsEndpoint]).
+type EndpointCheck struct {
+	// URL is the endpoint checked; "" for an in-process handler.
+	URL string `json:"url"`
+	// OK is true when the endpoint passed the check.
+	OK bool `json:"ok"`
+	// Verdict says what the endpoint did, in a sentence for its developer,
+	// such as "a PING with a bad signature was answered 200, want 401:
+	// your endpoint accepted an invalid signature — it must verify
+	// X-Signature-Ed25519".
+	Verdict string `json:"verdict"`
+	// CheckedAt is when, on the server's clock.
+	CheckedAt time.Time `json:"checked_at"`
+}
+
+// EndpointCheck returns the verdict of the latest check of the current
+// interactions endpoint, and false when it has not been checked since it
+// was set.
+func (s *Server) EndpointCheck() (EndpointCheck, bool) {
+	s.endpoint.mu.Lock()
+	defer s.endpoint.mu.Unlock()
+	if s.endpoint.verdict == nil {
+		return EndpointCheck{}, false
+	}
+	return *s.endpoint.verdict, true
+}
+
+// InteractionsURL returns the interactions endpoint URL set with
+// [Server.SetInteractionsURL]; "" when none is.
+func (s *Server) InteractionsURL() string {
+	s.endpoint.mu.Lock()
+	defer s.endpoint.mu.Unlock()
+	return s.endpoint.url
+}
+
+// checkEndpoint runs the platform's two checks; see CheckInteractionsEndpoint.
+func (s *Server) checkEndpoint(ctx context.Context, h http.Handler, url string, client *http.Client) error {
 	s.mu.Lock()
-	ping := map[string]any{"id": s.newID(), "application_id": s.app.id, "type": guildkit.InteractionTypePing,
+	ping := map[string]any{"id": s.newID(), "application_id": s.appID(), "type": guildkit.InteractionTypePing,
 		"token": randomToken(), "version": 1, "app_permissions": "0", "entitlements": []any{},
 		"authorizing_integration_owners": map[string]any{}, "attachment_size_limit": attachmentSizeLimit,
 		"user": s.userLocked(s.bot)}
@@ -248,20 +344,28 @@ func (s *Server) CheckInteractionsEndpoint(ctx context.Context) error {
 	}
 	status, answer, err := check(false)
 	if err != nil {
-		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING got no answer: %s", describeSendError(err))
+		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING got no answer: %s: is the bot running and listening there?", describeSendError(err))
 	}
 	var pong struct {
 		Type *guildkit.InteractionResponseType `json:"type"`
 	}
 	if status != http.StatusOK || json.Unmarshal(answer, &pong) != nil || pong.Type == nil || *pong.Type != guildkit.InteractionResponsePong {
-		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING was answered %d %.100q, want 200 with {\"type\":1}", status, answer)
+		hint := "it must answer a PING with PONG"
+		if status == http.StatusUnauthorized {
+			hint = "your endpoint refused a valid signature — check the public key it verifies with (the application's, printed at start-up)"
+		}
+		return fmt.Errorf("guildkittest: interactions endpoint: a signed PING was answered %d %.100q, want 200 with {\"type\":1}: %s", status, answer, hint)
 	}
 	status, _, err = check(true)
 	if err != nil {
 		return fmt.Errorf("guildkittest: interactions endpoint: a PING with a bad signature got no answer: %s", describeSendError(err))
 	}
 	if status != http.StatusUnauthorized {
-		return fmt.Errorf("guildkittest: interactions endpoint: a PING with a bad signature was answered %d, want 401", status)
+		hint := "the platform refuses an endpoint that does not answer 401 to a bad signature"
+		if status >= 200 && status < 300 {
+			hint = "your endpoint accepted an invalid signature — it must verify X-Signature-Ed25519"
+		}
+		return fmt.Errorf("guildkittest: interactions endpoint: a PING with a bad signature was answered %d, want 401: %s", status, hint)
 	}
 	return nil
 }
@@ -342,7 +446,7 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 // the body.
 func (s *Server) signDelivery(req *http.Request, body []byte, at time.Time) {
 	ts := strconv.FormatInt(at.Unix(), 10)
-	sig := ed25519.Sign(s.app.key, append([]byte(ts), body...))
+	sig := ed25519.Sign(s.appKey(), append([]byte(ts), body...))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", deliveryUserAgent)
 	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
@@ -356,6 +460,7 @@ func (s *Server) finish(st *interactionState, reason string) *Outcome {
 	defer s.mu.Unlock()
 	st.settleOnce.Do(func() { close(st.settled) })
 	it := st.it
+	defer s.publishDeliveryLocked(st)
 	if st.result != nil {
 		out := *st.result
 		out.Interaction = &it
@@ -370,6 +475,16 @@ func (s *Server) finish(st *interactionState, reason string) *Outcome {
 		d.Duration = s.now().Sub(st.deliveredAt)
 	}
 	return &Outcome{Kind: OutcomeFailed, Failure: st.failed, Interaction: &it, Response: st.answer}
+}
+
+// publishDeliveryLocked sends the delivery's record to the live feed, once
+// it is over.
+func (s *Server) publishDeliveryLocked(st *interactionState) {
+	if st.delivery == 0 {
+		return
+	}
+	d := s.inter().deliveries[st.delivery-1]
+	s.feed.publish(FeedItem{Kind: "interaction", Interaction: &d})
 }
 
 // awaitInteractionSettled holds a request on an interaction's token routes

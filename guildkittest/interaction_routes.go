@@ -42,7 +42,7 @@ func (s *Server) applicationWebhookRoutes(reg registrar) {
 // isApplicationWebhookPath reports whether path is
 // /webhooks/{application.id}/... with the application's id.
 func (s *Server) isApplicationWebhookPath(path string) bool {
-	rest, ok := strings.CutPrefix(path, "/webhooks/"+s.app.id.String()+"/")
+	rest, ok := strings.CutPrefix(path, "/webhooks/"+s.appID().String()+"/")
 	return ok && rest != ""
 }
 
@@ -64,7 +64,7 @@ func (s *Server) redactPath(path string) string {
 		}
 		prefix = path[:len("/interactions/")+i+1]
 	case s.isApplicationWebhookPath(path):
-		prefix = "/webhooks/" + s.app.id.String() + "/"
+		prefix = "/webhooks/" + s.appID().String() + "/"
 	default:
 		return path
 	}
@@ -173,7 +173,7 @@ func (s *Server) interactionCallback(c *call) {
 // a webhook token that no longer exists.
 func (c *call) byInteractionToken() (*interactionState, bool) {
 	st := c.s.inter().byToken[c.r.PathValue("interaction_token")]
-	if st == nil || st.result == nil || c.s.now().Sub(st.deliveredAt) > tokenLife || c.r.PathValue("application_id") != c.s.app.id.String() {
+	if st == nil || st.result == nil || c.s.now().Sub(st.deliveredAt) > tokenLife || c.r.PathValue("application_id") != c.s.appID().String() {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
 		return nil, false
 	}

@@ -201,6 +201,10 @@ func TestClickDeliversWhatThePlatformSends(t *testing.T) {
 	assert.Positive(t, d[0].Duration)
 	assert.Less(t, d[0].Duration, 3*time.Second)
 	d[0].Duration = 0
+	require.NotNil(t, d[0].Answer, "the delivery keeps the answer")
+	assert.Equal(t, guildkit.InteractionResponseChannelMessage, d[0].Answer.Type)
+	assert.Equal(t, out.Response, d[0].Answer)
+	d[0].Answer = nil
 	assert.Equal(t, guildkittest.Delivery{InteractionID: it.ID, Type: guildkit.InteractionTypeMessageComponent, CustomID: "go",
 		UserID: f.alice, Status: 200, AnswerType: guildkit.InteractionResponseChannelMessage}, d[0])
 }

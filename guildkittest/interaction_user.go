@@ -161,7 +161,7 @@ func (s *Server) componentInteractionLocked(userID, messageID guildkit.Snowflake
 	if err != nil {
 		return nil, err
 	}
-	if wm.msg.ApplicationID == nil || *wm.msg.ApplicationID != s.app.id {
+	if wm.msg.ApplicationID == nil || *wm.msg.ApplicationID != s.appID() {
 		return nil, refused("message %s was not sent by the application: its components deliver nothing", messageID)
 	}
 	components.AssignIDs(wm.msg.Components...)

@@ -2,12 +2,15 @@ package guildkittest_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"slices"
@@ -21,14 +24,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
 // TestLoad is the server's load run: 32 clients for GUILDKIT_LOAD (a
 // duration, "20s"), each sending a mix of reads, writes that undo
 // themselves (so the state stays the same size), webhook messages with
-// and without files, and requests the server must refuse (bad JSON, a body
-// over the limit, a wrong method, a bad token, a hierarchy refusal). It
+// and without files, requests the server must refuse (bad JSON, a body
+// over the limit, a wrong method, a bad token, a hierarchy refusal), and
+// interactions through the control API: clicks, choices and modal
+// submissions delivered, signed, to a bot on a loopback server, whose
+// answers edit one message (so the state stays the same size), a click the
+// bot never answers (the interaction fails after 3 seconds; goleak, run
+// after every test of the package, finds no goroutine left behind), and a
+// click on a component that is not there (400). It
 // requires no 5xx, no failed request, no data race (run it with -race) and
 // a heap, measured after a collection each second, that stays flat once
 // the logs' rings are full: its mean over the last third of the run no more
@@ -68,6 +78,15 @@ func TestLoad(t *testing.T) {
 	base := srv.BaseURL()
 	hookURL := base + "/webhooks/" + hook.ID.String() + "/" + hook.Token
 	bot := "Bot " + srv.Token()
+	botEndpoint := loadBot(t, srv)
+	srv.SetInteractionsURL(botEndpoint)
+	require.NoError(t, srv.CheckInteractionsEndpoint(t.Context()))
+	panel := srv.AddApplicationMessage(ch.ID, guildkit.Message{Content: "panel", Components: components.List{
+		components.NewActionRow(components.PrimaryButton("update", "Update"), components.PrimaryButton("form", "Form"), components.SecondaryButton("hang", "Hang")),
+		components.NewActionRow(components.NewStringSelect("pick", components.NewOption("A", "a"), components.NewOption("B", "b"))),
+	}})
+	control := srv.URL + guildkittest.ControlPrefix + "api/interactions"
+	var acted atomic.Int64 // the users' actions sent to the control API
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}, Timeout: 30 * time.Second}
 
 	var (
@@ -110,6 +129,13 @@ func TestLoad(t *testing.T) {
 		}
 		mu.Unlock()
 		return out
+	}
+	noteProblem := func(p string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstProblem == "" {
+			firstProblem = p
+		}
 	}
 	jsonBody := func(v any) []byte {
 		b, _ := json.Marshal(v)
@@ -175,6 +201,50 @@ func TestLoad(t *testing.T) {
 			var m guildkit.Message
 			if json.Unmarshal(out, &m) == nil && m.ID != 0 {
 				do("DELETE", hookURL+"/messages/"+m.ID.String(), "", "", nil, 204)
+			}
+		},
+		// Interactions, through the control API.
+		func(w worker, r *rand.Rand) {
+			act := fmt.Sprintf(`{"kind": "click", "user_id": "%s", "message_id": "%s", "custom_id": "update"}`, w.member.User.ID, panel.ID)
+			if r.IntN(2) == 0 {
+				act = fmt.Sprintf(`{"kind": "select", "user_id": "%s", "message_id": "%s", "custom_id": "pick", "values": ["b"]}`, w.member.User.ID, panel.ID)
+			}
+			acted.Add(1)
+			out := do("POST", control, "", "application/json", []byte(act), 200)
+			if !bytes.Contains(out, []byte(`"kind":"updated"`)) && !bytes.Contains(out, []byte(`"kind":"deferred"`)) {
+				noteProblem(fmt.Sprintf("%s: %.300s", act, out))
+			}
+		},
+		func(w worker, r *rand.Rand) {
+			acted.Add(1)
+			out := do("POST", control, "", "application/json", []byte(fmt.Sprintf(`{"kind": "click", "user_id": "%s", "message_id": "%s", "custom_id": "form"}`, w.member.User.ID, panel.ID)), 200)
+			var opened struct {
+				Modal struct {
+					ID string `json:"id"`
+				} `json:"modal"`
+			}
+			if json.Unmarshal(out, &opened) != nil || opened.Modal.ID == "" {
+				noteProblem(fmt.Sprintf("no modal: %.300s", out))
+				return
+			}
+			acted.Add(1)
+			do("POST", control, "", "application/json", []byte(fmt.Sprintf(`{"kind": "modal_submit", "user_id": "%s", "modal_id": "%s", "values": {"name": ""}}`, w.member.User.ID, opened.Modal.ID)), 400)
+			acted.Add(1)
+			out = do("POST", control, "", "application/json", []byte(fmt.Sprintf(`{"kind": "modal_submit", "user_id": "%s", "modal_id": "%s", "values": {"name": "n%d"}}`, w.member.User.ID, opened.Modal.ID, r.IntN(100))), 200)
+			if !bytes.Contains(out, []byte(`"kind":"deferred"`)) {
+				noteProblem(fmt.Sprintf("modal submit: %.300s", out))
+			}
+		},
+		func(w worker, r *rand.Rand) {
+			if r.IntN(10) != 0 { // it holds the worker for 3 seconds
+				acted.Add(1)
+				do("POST", control, "", "application/json", []byte(fmt.Sprintf(`{"kind": "click", "user_id": "%s", "message_id": "%s", "custom_id": "nope"}`, w.member.User.ID, panel.ID)), 400)
+				return
+			}
+			acted.Add(1)
+			out := do("POST", control, "", "application/json", []byte(fmt.Sprintf(`{"kind": "click", "user_id": "%s", "message_id": "%s", "custom_id": "hang"}`, w.member.User.ID, panel.ID)), 200)
+			if !bytes.Contains(out, []byte(`did not answer within 3 seconds`)) {
+				noteProblem(fmt.Sprintf("hang: %.300s", out))
 			}
 		},
 		// Refusals.
@@ -251,6 +321,14 @@ func TestLoad(t *testing.T) {
 	t.Logf("heap after GC, MiB, once a second: %s", strings.Join(series, " "))
 	t.Logf("heap: mean %s in the middle third, %s in the last, %s at most", mib(middle), mib(last), mib(slices.Max(heap)))
 	hc.CloseIdleConnections()
+	deliveries := srv.Deliveries()
+	failedDeliveries := 0
+	for _, d := range deliveries {
+		if d.Failure != "" {
+			failedDeliveries++
+		}
+	}
+	t.Logf("interactions: %d actions sent; the last %d deliveries kept, %d of them failed (the bot hung)", acted.Load(), len(deliveries), failedDeliveries)
 	t.Logf("goroutines at the end: %d", runtime.NumGoroutine())
 
 	assert.Zero(t, fiveXX.Load(), "no 5xx")
@@ -266,4 +344,45 @@ func mean(xs []uint64) uint64 {
 		sum += x
 	}
 	return sum / uint64(max(len(xs), 1))
+}
+
+// loadBot starts the load run's bot on a loopback server and returns its
+// endpoint URL. It verifies each delivery's signature and answers: "update"
+// edits the message, "pick" and a modal submission acknowledge (nothing
+// new is stored), "form" opens a modal, "hang" is never answered (the
+// handler waits until the server gives up and closes the connection).
+func loadBot(t *testing.T, srv *guildkittest.Server) string {
+	pub := srv.Application().PublicKey
+	bot := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+		if err != nil || !ed25519.Verify(pub, append([]byte(r.Header.Get("X-Signature-Timestamp")), body...), sig) {
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		var it struct {
+			Type int `json:"type"`
+			Data struct {
+				CustomID string `json:"custom_id"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal(body, &it)
+		answer := `{"type":6}`
+		switch {
+		case it.Type == 5: // the modal's submission
+		case it.Type == 1:
+			answer = `{"type":1}`
+		case it.Data.CustomID == "update":
+			answer = `{"type":7,"data":{"content":"updated"}}`
+		case it.Data.CustomID == "form":
+			answer = `{"type":9,"data":{"custom_id":"form","title":"Form","components":[{"type":18,"label":"Name","component":{"type":4,"custom_id":"name","style":1}}]}}`
+		case it.Data.CustomID == "hang":
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}))
+	t.Cleanup(bot.Close)
+	return bot.URL + "/interactions"
 }

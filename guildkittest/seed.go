@@ -322,6 +322,7 @@ func (s *Server) setBot(bot guildkit.User) {
 	delete(s.users, s.bot)
 	s.users[bot.ID] = &bot
 	s.bot = bot.ID
+	s.app.id.Store(uint64(bot.ID))
 	s.tokens[s.botToken] = bot.ID
 	if bot.ID > s.lastID {
 		s.lastID = bot.ID

@@ -1,6 +1,8 @@
 package guildkittest
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,6 +36,11 @@ type stateFile struct {
 	WebhookThreads   map[guildkit.Snowflake]WebhookThreadState   `json:"webhook_threads,omitempty"`
 	ForumTags        map[guildkit.Snowflake][]guildkit.Snowflake `json:"forum_tags,omitempty"`
 	ClockOffset      time.Duration                               `json:"clock_offset_ns,omitempty"`
+	// ApplicationKey is the seed of the application's Ed25519 private key,
+	// in hex, so that a bot configured with its public key goes on
+	// verifying deliveries after a restart. Absent in older files: the
+	// server then keeps its own key.
+	ApplicationKey string `json:"application_key,omitempty"`
 }
 
 type guildFile struct {
@@ -111,8 +118,8 @@ func (s *Server) snapshotLocked() *stateFile {
 	st := &stateFile{
 		Version: stateVersion, LastID: s.lastID, Bot: s.bot, BotToken: s.botToken,
 		Tokens: maps.Clone(s.tokens), MembersIntentOff: s.membersIntentOff,
-		ClockOffset: time.Duration(s.clockOffset.Load()),
-		Users:       []guildkit.User{}, Guilds: []guildFile{}, Invites: []inviteFile{},
+		ClockOffset: time.Duration(s.clockOffset.Load()), ApplicationKey: hex.EncodeToString(s.appKey().Seed()),
+		Users: []guildkit.User{}, Guilds: []guildFile{}, Invites: []inviteFile{},
 		ScheduledEvents: []guildkit.GuildScheduledEvent{}, Webhooks: []guildkit.Webhook{},
 		WebhookMessages: []webhookMessageFile{},
 	}
@@ -202,10 +209,21 @@ func (s *Server) LoadState(r io.Reader) error {
 	if st.Bot == 0 || st.BotToken == "" || st.Tokens[st.BotToken] != st.Bot {
 		return fmt.Errorf("guildkittest: loading state: the bot and its token are missing")
 	}
+	var key ed25519.PrivateKey
+	if st.ApplicationKey != "" {
+		var err error
+		if key, err = ParseApplicationKey(st.ApplicationKey); err != nil {
+			return fmt.Errorf("guildkittest: loading state: application_key: %w", err)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.resetState()
 	s.lastID, s.bot, s.botToken = st.LastID, st.Bot, st.BotToken
+	s.app.id.Store(uint64(st.Bot))
+	if key != nil {
+		s.app.key.Store(&key)
+	}
 	maps.Copy(s.tokens, st.Tokens)
 	s.membersIntentOff = st.MembersIntentOff
 	s.clockOffset.Store(int64(st.ClockOffset))

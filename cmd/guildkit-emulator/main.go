@@ -17,6 +17,9 @@
 //	GUILDKIT_WEBHOOK_URL      a webhook no application owns (link buttons only)
 //	GUILDKIT_APP_WEBHOOK_URL  a webhook the bot's application owns (every component)
 //	GUILDKIT_ADMIN_TOKEN      the control API's token, when it needs one
+//	GUILDKIT_APPLICATION_ID   the bot's application's id
+//	GUILDKIT_PUBLIC_KEY       the application's Ed25519 public key, in hex: the key the bot's
+//	                          interactions endpoint verifies X-Signature-Ed25519 with
 //
 // An OAuth2 access token, which Add Guild Member needs, comes from the seed
 // ("access_tokens") or from the control API:
@@ -53,6 +56,17 @@
 //	-latency D           delay every answer by D, as a distant deployment would
 //	-request-log N       keep the last N requests in the request log (default 4096; the log
 //	                     never keeps an Authorization value)
+//	-interactions-url URL
+//	                     the bot's interactions endpoint: users' clicks, choices, modal
+//	                     submissions and commands (from the inspector page or the control
+//	                     API) are delivered there, signed with the application's key, as
+//	                     the platform delivers them. It is checked at start as the platform
+//	                     checks an endpoint when it is saved (a signed PING must get PONG, a
+//	                     PING with a bad signature 401) and the verdict is printed; until
+//	                     the endpoint answers, it is checked again every 2 seconds
+//	-application-key HEX the application's Ed25519 private key, as its 32-byte seed in hex
+//	                     (default: the state file's, else one made at start and kept in
+//	                     the state file, so the printed public key stays the same)
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
 // #general channel and two webhooks in it, one of them the bot's
@@ -67,6 +81,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -74,6 +89,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -112,6 +128,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	globalWindow := fs.String("global-window", "fixed-window", "how the global limit is counted: fixed-window, sliding-window or token-bucket")
 	latency := fs.Duration("latency", 0, "delay every answer by `D`")
 	requestLog := fs.Int("request-log", guildkittest.DefaultRequestLogSize, "keep the last `N` requests in the request log")
+	interactionsURL := fs.String("interactions-url", "", "deliver interactions to the bot's endpoint at `URL`")
+	applicationKey := fs.String("application-key", "", "the application's Ed25519 private key, its 32-byte seed in `HEX`")
 	defaultRouteLimit := fs.String("default-route-limit", "1000/1s", "limit every route not named by -route-limit to `N/PERIOD` per major parameter; \"off\" for none")
 	var routeLimits []guildkittest.Option
 	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
@@ -170,6 +188,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		opts = append(opts, o)
 	}
+	var appKey ed25519.PrivateKey
+	if *applicationKey != "" {
+		key, err := guildkittest.ParseApplicationKey(*applicationKey)
+		if err != nil {
+			return fmt.Errorf("%w: -application-key: %v", errUsage, err)
+		}
+		appKey = key
+		opts = append(opts, guildkittest.WithApplicationKey(key))
+	}
+	if *interactionsURL != "" {
+		if problem := checkInteractionsURL(*interactionsURL, *addr); problem != "" {
+			return fmt.Errorf("%w: -interactions-url: %s", errUsage, problem)
+		}
+	}
 	loopback, err := isLoopback(*addr)
 	if err != nil {
 		return fmt.Errorf("%w: -addr: %v", errUsage, err)
@@ -204,6 +236,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
+	if loaded && appKey != nil {
+		guildkittest.WithApplicationKey(appKey)(srv) // the flag wins over the state file's key
+	}
 	switch {
 	case loaded:
 		if seed != nil {
@@ -228,8 +263,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		inspector += "?token=" + *adminToken
 	}
 	fmt.Fprintf(out, "# inspector: %s\n", inspector)
+	checked := make(chan struct{})
+	if *interactionsURL != "" {
+		srv.SetInteractionsURL(*interactionsURL)
+		go checkEndpoint(ctx, srv, out, checked)
+	} else {
+		close(checked)
+		fmt.Fprintf(out, "# no -interactions-url: clicks and commands have nowhere to go until one is set (POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
+	}
 
 	<-ctx.Done()
+	<-checked
 	srv.Close() // waits for the requests in flight
 	if *stateFile != "" {
 		if err := saveState(srv, *stateFile); err != nil {
@@ -266,10 +310,14 @@ func parseRouteLimit(v string) (guildkittest.Option, error) {
 }
 
 // demo seeds a guild with a #general channel and two webhooks in it: one
-// no application owns and one the bot's application owns.
+// no application owns and one the bot's application owns; a member, alice,
+// to act as on the inspector page, and two roles anyone may take.
 func demo(srv *guildkittest.Server) {
 	g := srv.AddGuild(guildkit.Guild{Name: "Emulator guild"})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "alice", GlobalName: guildkit.Some("Alice")}})
+	srv.AddRole(g.ID, guildkit.Role{Name: "red", Position: 1})
+	srv.AddRole(g.ID, guildkit.Role{Name: "blue", Position: 2})
 	srv.AddWebhook(ch.ID, "Emulator")
 	srv.AddWebhook(ch.ID, "Emulator app", guildkittest.WebhookApplication(srv.BotID()))
 }
@@ -280,6 +328,9 @@ func printStartup(out io.Writer, srv *guildkittest.Server, first guildkit.Snowfl
 	fmt.Fprintf(out, "GUILDKIT_BASE_URL=%s\n", srv.BaseURL())
 	fmt.Fprintf(out, "GUILDKIT_TOKEN=%s\n", srv.Token())
 	fmt.Fprintf(out, "GUILDKIT_BOT_ID=%s\n", srv.BotID())
+	application := srv.Application()
+	fmt.Fprintf(out, "GUILDKIT_APPLICATION_ID=%s\n", application.ID)
+	fmt.Fprintf(out, "GUILDKIT_PUBLIC_KEY=%s\n", application.PublicKeyHex())
 	guilds := srv.Guilds()
 	if first == 0 && len(guilds) > 0 {
 		first = guilds[0].ID
@@ -371,4 +422,54 @@ func isLoopback(addr string) (bool, error) {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback(), nil
+}
+
+// checkInteractionsURL says what is wrong with the endpoint URL; "" when
+// nothing is. An endpoint at the emulator's own address would deliver the
+// interactions to the emulator.
+func checkInteractionsURL(raw, addr string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Sprintf("%q is not an http or https URL", raw)
+	}
+	if u.Host == addr {
+		return fmt.Sprintf("%s is the emulator's own address (-addr); give the emulator another one, such as -addr 127.0.0.1:8090", addr)
+	}
+	return ""
+}
+
+// checkEndpoint checks the interactions endpoint and prints the verdict;
+// while the endpoint cannot be reached (the bot not started yet) it checks
+// again every 2 seconds, printing the verdict when it changes, until the
+// endpoint answers or ctx ends. It closes done when it returns.
+func checkEndpoint(ctx context.Context, srv *guildkittest.Server, out io.Writer, done chan<- struct{}) {
+	defer close(done)
+	last := ""
+	for {
+		err := srv.CheckInteractionsEndpoint(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		verdict, _ := srv.EndpointCheck()
+		if verdict.Verdict != last {
+			last = verdict.Verdict
+			mark := "ok"
+			if !verdict.OK {
+				mark = "FAILED"
+			}
+			fmt.Fprintf(out, "# interactions endpoint %s: %s: %s\n", verdict.URL, mark, verdict.Verdict)
+		}
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "got no answer") {
+			fmt.Fprintf(out, "# once the endpoint is fixed, check it again: the inspector's \"Save and check\", or POST %sapi/application {}\n", guildkittest.ControlPrefix)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(2 * time.Second):
+		}
+	}
 }

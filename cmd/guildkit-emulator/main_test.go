@@ -3,13 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -39,7 +44,20 @@ type emulator struct {
 	out     *bytes.Buffer     // the rest of its output, after the start lines
 	stderr  *bytes.Buffer
 	done    chan error
-	control string // root URL + "/_guildkit/api/"
+	control string     // root URL + "/_guildkit/api/"
+	mu      sync.Mutex // guards out while the process runs
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // start runs the emulator with args and waits for it to print its variables.
@@ -69,7 +87,12 @@ func start(t *testing.T, args ...string) *emulator {
 		}
 	}
 	go func() {
-		_, _ = io.Copy(e.out, stdout)
+		// The scanner may hold lines read ahead: the rest comes through it.
+		w := lockedWriter{&e.mu, e.out}
+		for lines.Scan() {
+			_, _ = w.Write(append(lines.Bytes(), '\n'))
+		}
+		_, _ = io.Copy(w, stdout)
 		e.done <- cmd.Wait()
 	}()
 	require.NotEmpty(t, e.vars["GUILDKIT_BASE_URL"], "stderr: %s", e.stderr)
@@ -264,7 +287,9 @@ func TestBadSeedSaysWhere(t *testing.T) {
 // TestBadFlags: a usage error exits 2.
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}, {"-global-limit", "-1"},
-		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}, {"-request-log", "-1"}} {
+		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}, {"-request-log", "-1"},
+		{"-application-key", "zz"}, {"-application-key", "abcd"}, {"-interactions-url", "ftp://example.com"},
+		{"-addr", "127.0.0.1:8099", "-interactions-url", "http://127.0.0.1:8099/interactions"}} {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out, err := cmd.CombinedOutput()
@@ -333,4 +358,122 @@ func TestDemoPrintsIDs(t *testing.T) {
 		}
 	}
 	e.stop(t)
+}
+
+// TestInteractionsURL is the emulator with a bot in any language: the bot
+// (net/http, crypto/ed25519 and encoding/json) verifies the deliveries
+// with the key the emulator prints (here given with -application-key),
+// the emulator checks the endpoint at start and prints its verdict, and a
+// script runs a command and clicks the answer's button through the
+// control API: one answer in the HTTP response, one through the callback
+// route. The key is kept in the state file: after a restart without the
+// flag the printed public key is the same.
+func TestInteractionsURL(t *testing.T) {
+	seed := bytes.Repeat([]byte{7}, ed25519.SeedSize)
+	pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+	var restURL atomic.Value // the emulator's base URL, once printed
+	var callbacks sync.WaitGroup
+	bot := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+		if err != nil || !ed25519.Verify(pub, append([]byte(r.Header.Get("X-Signature-Timestamp")), body...), sig) {
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		var it struct {
+			Type  int    `json:"type"`
+			ID    string `json:"id"`
+			Token string `json:"token"`
+		}
+		_ = json.Unmarshal(body, &it)
+		w.Header().Set("Content-Type", "application/json")
+		switch it.Type {
+		case 1:
+			_, _ = io.WriteString(w, `{"type":1}`)
+		case 2:
+			_, _ = io.WriteString(w, `{"type":4,"data":{"content":"Hello","components":[{"type":1,"components":[{"type":2,"style":1,"label":"Wave","custom_id":"wave"}]}]}}`)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+			callbacks.Add(1)
+			go func() {
+				defer callbacks.Done()
+				resp, err := http.Post(restURL.Load().(string)+"/interactions/"+it.ID+"/"+it.Token+"/callback", "application/json",
+					strings.NewReader(`{"type":7,"data":{"content":"Waved","components":[]}}`))
+				if err == nil {
+					resp.Body.Close()
+				}
+			}()
+		}
+	}))
+	t.Cleanup(func() { callbacks.Wait(); bot.Close() })
+
+	state := filepath.Join(t.TempDir(), "state.json")
+	e := start(t, "-interactions-url", bot.URL+"/interactions", "-application-key", hex.EncodeToString(seed), "-state", state)
+	restURL.Store(e.vars["GUILDKIT_BASE_URL"])
+	assert.Equal(t, hex.EncodeToString(pub), e.vars["GUILDKIT_PUBLIC_KEY"])
+	assert.Equal(t, e.vars["GUILDKIT_BOT_ID"], e.vars["GUILDKIT_APPLICATION_ID"])
+	require.Eventually(t, func() bool { return strings.Contains(e.output(), "# interactions endpoint") }, 10*time.Second, 20*time.Millisecond)
+	assert.Contains(t, e.output(), "# interactions endpoint "+bot.URL+"/interactions: ok: ready")
+
+	var app struct {
+		PublicKey string `json:"public_key"`
+		Check     struct {
+			OK bool `json:"ok"`
+		} `json:"endpoint_check"`
+	}
+	code, b := getJSON(t, e.control+"application", nil)
+	require.Equal(t, http.StatusOK, code)
+	require.NoError(t, json.Unmarshal(b, &app))
+	assert.Equal(t, hex.EncodeToString(pub), app.PublicKey)
+	assert.True(t, app.Check.OK)
+
+	// The demo's member, as a script finds it.
+	code, b = getJSON(t, e.control+"state", nil)
+	require.Equal(t, http.StatusOK, code)
+	alice := gjson(t, b, "alice")
+	post := func(body string) map[string]any {
+		resp, err := http.Post(e.control+"interactions", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+		return out
+	}
+	hello := post(`{"kind": "command", "user_id": "` + alice + `", "channel_id": "` + e.vars["GUILDKIT_CHANNEL_ID"] + `", "name": "hello"}`)
+	require.Equal(t, "message", hello["kind"], "%v", hello)
+	msg := hello["message"].(map[string]any)
+	assert.Equal(t, "Hello", msg["content"])
+	waved := post(`{"kind": "click", "user_id": "` + alice + `", "message_id": "` + msg["id"].(string) + `", "custom_id": "wave"}`)
+	require.Equal(t, "updated", waved["kind"], "%v", waved)
+	assert.Equal(t, "Waved", waved["message"].(map[string]any)["content"])
+	assert.Equal(t, true, waved["delivery"].(map[string]any)["callback"])
+	e.stop(t)
+
+	e2 := start(t, "-state", state)
+	assert.Equal(t, hex.EncodeToString(pub), e2.vars["GUILDKIT_PUBLIC_KEY"], "the application's key is kept in the state file")
+	require.Eventually(t, func() bool { return strings.Contains(e2.output(), "no -interactions-url") }, 10*time.Second, 20*time.Millisecond)
+	e2.stop(t)
+}
+
+// output is what the emulator printed after its start lines, so far.
+func (e *emulator) output() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.out.String()
+}
+
+// gjson finds the id of the user named username in a state.
+func gjson(t *testing.T, state []byte, username string) string {
+	var st struct {
+		Users []guildkit.User `json:"users"`
+	}
+	require.NoError(t, json.Unmarshal(state, &st))
+	for _, u := range st.Users {
+		if u.Username == username {
+			return u.ID.String()
+		}
+	}
+	t.Fatalf("no user %s in the state", username)
+	return ""
 }

@@ -113,7 +113,9 @@ func TestInspectorShowsMessagesAndLiveEvents(t *testing.T) {
 	// Read in one step each: the page redraws the messages as events come.
 	text, err := textOf(ctx, ".message .c-container", false)
 	require.NoError(t, err)
-	openClass, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("button")].find(b => b.textContent === "Open build").className`))
+	openClass, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll(".c-button")].find(b => b.textContent === "Open build").className`))
+	require.NoError(t, err)
+	openHref, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("a.c-button")].find(b => b.textContent === "Open build").href`))
 	require.NoError(t, err)
 	retryDisabled, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll("button")].find(b => b.textContent === "Retry").disabled`))
 	require.NoError(t, err)
@@ -121,6 +123,7 @@ func TestInspectorShowsMessagesAndLiveEvents(t *testing.T) {
 	assert.NotContains(t, text, "## Build", "markdown is rendered, not shown raw")
 	assert.Contains(t, text, "All 118 tests green.")
 	assert.Contains(t, openClass, "style-5", "a link button is drawn as a link button")
+	assert.Equal(t, "https://ci.example.com/42", openHref, "a link button is a link")
 	assert.True(t, retryDisabled, "a disabled button is drawn disabled")
 
 	// A new event appears in the feed without a reload.

@@ -37,6 +37,7 @@ const channelTypes = { 0: "text", 2: "voice", 4: "category", 5: "announcement", 
 
 function renderState(st) {
   setMentionNames(st);
+  renderPickers(st);
   const users = new Map((st.users || []).map((u) => [u.id, u]));
   const now = new Date(st.now || Date.now());
   const box = document.getElementById("guilds");
@@ -58,27 +59,44 @@ function renderMessages(st) {
   const box = document.getElementById("messages");
   box.replaceChildren();
   const hooks = new Map((st.webhooks || []).map((w) => [w.id, w]));
-  const msgs = st.webhook_messages || [];
+  // An ephemeral message is seen by its user only: the member acted as.
+  const msgs = (st.webhook_messages || []).filter((f) => !f.visible_to || f.visible_to === page.actingAs);
   if (msgs.length === 0) {
     box.append(el("p", { class: "empty", text: "No webhook messages yet." }));
     return;
   }
-  for (const { webhook_id: wid, message: m } of msgs.slice().reverse()) {
-    const hook = hooks.get(wid) || {};
-    const author = (m.author && m.author.username) || hook.name || "webhook";
-    const v2 = ((m.flags || 0) & (1 << 15)) !== 0;
-    messageAttachments = m.attachments || [];
-    const node = el("article", { class: "message", "data-message": m.id },
-      el("div", {}, el("span", { class: "author", text: author }), el("span", { class: "meta", text: m.timestamp || "" }),
-        el("span", { class: "meta" }, idCell(m.id))),
-      m.content ? renderMarkdown(m.content, "content") : null,
-      (m.embeds || []).map(renderEmbed),
-      v2 ? null : renderAttachments(m.attachments),
-      renderComponents(m.components || []));
-    box.append(node);
+  for (const { webhook_id: wid, message: m, visible_to: only } of msgs.slice().reverse()) {
+    box.append(renderMessage(m, only, hooks.get(wid)));
   }
-  messageAttachments = [];
 }
+
+// renderMessage draws a message: its author, markdown, embeds,
+// attachments and components. The components of the application's
+// messages are live: a click or a choice is sent as the member acted as.
+// only is the user who alone sees it (an ephemeral message), or "".
+function renderMessage(m, only, hook) {
+  const author = (m.author && m.author.username) || (hook && hook.name) || "webhook";
+  const v2 = ((m.flags || 0) & (1 << 15)) !== 0;
+  const live = !!m.application_id && m.application_id === page.appID;
+  messageAttachments = m.attachments || [];
+  currentMessage = { id: m.id, live, guild: page.guildOfChannel.get(m.channel_id) };
+  const node = el("article", { class: "message" + (only ? " ephemeral" : ""), "data-message": m.id },
+    el("div", {}, el("span", { class: "author", text: author }), m.application_id ? el("span", { class: "app-tag", text: "APP" }) : null,
+      el("span", { class: "meta", text: m.timestamp || "" }), el("span", { class: "meta" }, idCell(m.id))),
+    ((m.flags || 0) & 128) ? el("div", { class: "loading", text: (author || "The bot") + " is thinking…" }) : null,
+    m.content ? renderMarkdown(m.content, "content") : null,
+    (m.embeds || []).map(renderEmbed),
+    v2 ? null : renderAttachments(m.attachments),
+    renderComponents(m.components || []),
+    only ? el("div", { class: "only-you", text: "Only you can see this" }) : null);
+  messageAttachments = [];
+  currentMessage = null;
+  return node;
+}
+
+// currentMessage is the message being drawn, whose buttons and selects
+// send interactions when it is the application's.
+let currentMessage = null;
 
 // messageAttachments are the attachments of the message being drawn, which
 // its components' attachment:// media refer to.
@@ -91,15 +109,24 @@ function renderComponents(list) {
 function renderComponent(c) {
   switch (c.type) {
     case 1: return el("div", { class: "c-row" }, (c.components || []).map(renderComponent));
-    case 2: return el("button", {
-      class: "c-button style-" + (c.style || 1), type: "button", disabled: !!c.disabled,
-      title: c.url || c.custom_id || "", text: [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ") || " ",
-    });
+    case 2: {
+      const text = [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ") || " ";
+      if (c.style === 5 && !c.disabled && safeURL(c.url)) {
+        return el("a", { class: "c-button style-5", href: safeURL(c.url), target: "_blank", rel: "noopener noreferrer", title: c.url, text });
+      }
+      const msg = currentMessage;
+      const b = el("button", { class: "c-button style-" + (c.style || 1), type: "button", disabled: !!c.disabled,
+        title: c.url || c.custom_id || "", text, "data-custom-id": c.custom_id });
+      if (msg && msg.live && c.custom_id && !c.disabled && c.style !== 5 && c.style !== 6) {
+        b.classList.add("live");
+        b.addEventListener("click", () => clickButton(msg.id, c.custom_id));
+      }
+      return b;
+    }
     case 3: case 5: case 6: case 7: case 8: {
-      const s = el("select", { class: "c-select", disabled: !!c.disabled, "aria-label": c.placeholder || "select" },
-        el("option", { text: c.placeholder || "Make a selection" }));
-      for (const o of c.options || []) s.append(el("option", { text: o.label }));
-      return s;
+      const msg = currentMessage;
+      const live = msg && msg.live && c.custom_id;
+      return renderSelect(c, msg && msg.guild, live ? (values) => chooseInSelect(msg.id, c.custom_id, values) : null);
     }
     case 9: return el("div", { class: "c-section" },
       el("div", { class: "c-body" }, (c.components || []).map(renderComponent)),
@@ -158,7 +185,7 @@ function scheduleRefresh() {
 }
 
 async function refresh() {
-  const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json())]);
+  const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json()), loadApplication()]);
   st.now = clock.now;
   renderState(st);
   document.getElementById("clock").textContent = "server clock " + clock.now;
@@ -180,6 +207,7 @@ function connect() {
     addFeedItem("events", eventText(e), "", e);
     scheduleRefresh();
   });
+  es.addEventListener("interaction", (m) => addDelivery(JSON.parse(m.data)));
   es.addEventListener("request", (m) => {
     const r = JSON.parse(m.data);
     addFeedItem("requests", requestText(r), "s" + String(r.status)[0], r);
@@ -188,6 +216,7 @@ function connect() {
 }
 
 document.getElementById("refresh").addEventListener("click", refresh);
-loadPermissionNames().then(refresh).then(loadLogs).then(connect).then(renderControlRoutes).catch((err) => {
+setInterval(() => loadApplication().catch(() => {}), 3000); // the emulator checks the endpoint again until it answers
+loadPermissionNames().then(refresh).then(loadLogs).then(loadDeliveries).then(connect).then(renderControlRoutes).catch((err) => {
   document.getElementById("status").textContent = "error: " + err;
 });
