@@ -301,12 +301,8 @@ type interactionFields Interaction
 // never fails the decoding. It keeps b in Raw.
 func (it *Interaction) UnmarshalJSON(b []byte) error {
 	var f interactionFields
-	if !jsondec.Decode(b, &f) {
-		// Not one value, or one that does not fit: encoding/json's
-		// verdict and its error.
-		if err := json.Unmarshal(b, &f); err != nil {
-			return err
-		}
+	if err := decodeValue(b, &f); err != nil {
+		return err
 	}
 	*it = Interaction(f)
 	it.Raw = append(json.RawMessage(nil), b...)
@@ -317,30 +313,39 @@ func (it *Interaction) UnmarshalJSON(b []byte) error {
 	switch it.Type {
 	case InteractionTypeMessageComponent:
 		it.Component = new(components.InteractionData)
-		if err := json.Unmarshal(it.Data, it.Component); err != nil {
+		if err := decodeValue(it.Data, it.Component); err != nil {
 			return fmt.Errorf("interaction data: %w", err)
 		}
 		resolved = it.Component.Resolved
 	case InteractionTypeModalSubmit:
 		it.ModalSubmit = new(components.ModalSubmitData)
-		if err := json.Unmarshal(it.Data, it.ModalSubmit); err != nil {
+		if err := decodeValue(it.Data, it.ModalSubmit); err != nil {
 			return fmt.Errorf("interaction data: %w", err)
 		}
 		resolved = it.ModalSubmit.Resolved
 	case InteractionTypeApplicationCommand, InteractionTypeAutocomplete:
 		it.Command = new(CommandData)
-		if err := json.Unmarshal(it.Data, it.Command); err != nil {
+		if err := decodeValue(it.Data, it.Command); err != nil {
 			return fmt.Errorf("interaction data: %w", err)
 		}
 		resolved = it.Command.Resolved
 	}
 	if len(resolved) > 0 && string(resolved) != "null" {
 		it.Resolved = new(ResolvedData)
-		if err := json.Unmarshal(resolved, it.Resolved); err != nil {
+		if err := decodeValue(resolved, it.Resolved); err != nil {
 			return fmt.Errorf("interaction data: resolved: %w", err)
 		}
 	}
 	return nil
+}
+
+// decodeValue decodes b, one JSON value, into v: by jsondec when it can,
+// else by encoding/json, for its verdict and its error.
+func decodeValue(b []byte, v any) error {
+	if jsondec.Decode(b, v) {
+		return nil
+	}
+	return json.Unmarshal(b, v)
 }
 
 // Invoker returns the user who invoked the interaction: the member's user

@@ -3,7 +3,6 @@ package interactions
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -235,7 +234,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	it := new(guildkit.Interaction)
-	if err := json.Unmarshal(body, it); err != nil {
+	// UnmarshalJSON itself, not json.Unmarshal: it checks the JSON in the
+	// same pass as it decodes, and json.Unmarshal would scan it once more
+	// before calling it.
+	if err := it.UnmarshalJSON(body); err != nil {
 		h.refuse(w, r, http.StatusBadRequest, "the signed body is not an interaction: "+err.Error())
 		return
 	}
