@@ -8,6 +8,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/internal/jsondec"
 )
 
@@ -349,5 +353,61 @@ func BenchmarkAnswerDecode(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// interactionTypes are the types an interaction decodes into.
+var interactionTypes = []any{
+	interactionFields{}, components.InteractionData{}, components.ModalSubmitData{}, CommandData{}, ResolvedData{},
+	CommandOption{}, InteractionGuild{}, []CommandOption{},
+}
+
+// TestInteractionDecodingMatchesEncodingJSON: realistic deliveries (every
+// nullable field set, members and components the SDK does not model), and
+// every object and array inside one, decode into every interaction type
+// the same way by jsondec and by encoding/json; and Interaction's own
+// decoding, which takes jsondec's way, gives encoding/json's value.
+func TestInteractionDecodingMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	names, err := filepath.Glob(filepath.Join("testdata", "interactions", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	for _, n := range names {
+		body, err := os.ReadFile(n)
+		require.NoError(t, err)
+		var v any
+		require.NoError(t, json.Unmarshal(body, &v))
+		var walk func(v any)
+		walk = func(v any) {
+			b, _ := json.Marshal(v)
+			checkAnswerDecodingAs(t, b, interactionTypes...)
+			switch v := v.(type) {
+			case map[string]any:
+				for _, e := range v {
+					walk(e)
+				}
+			case []any:
+				for _, e := range v {
+					walk(e)
+				}
+			}
+		}
+		walk(v)
+
+		var direct interactionFields
+		assert.True(t, jsondec.Decode(body, &direct), "%s: decoded by jsondec, not by the fallback", n)
+		var fast Interaction
+		require.NoError(t, fast.UnmarshalJSON(body), n)
+		var ref interactionFields
+		require.NoError(t, json.Unmarshal(body, &ref), n)
+		assert.Equal(t, Interaction(ref).Message, fast.Message, n)
+		assert.Equal(t, Interaction(ref).Member, fast.Member, n)
+		var data struct {
+			Data struct {
+				Resolved *ResolvedData `json:"resolved"`
+			} `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(body, &data))
+		assert.Equal(t, data.Data.Resolved, fast.Resolved, n)
 	}
 }
