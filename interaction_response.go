@@ -312,48 +312,23 @@ func (m *InteractionMessageParams) collectProblems(v *ValidationError, prefix st
 	notNull(&sub, "allowed_mentions", m.AllowedMentions)
 	notNull(&sub, "flags", m.Flags)
 	notNull(&sub, "poll", m.Poll)
-	content, _ := m.Content.Get()
-	messageMaxLen(&sub, "content", content, MaxMessageContent)
-	validateMessageEmbeds(&sub, "embeds", m.Embeds)
-	if am, ok := m.AllowedMentions.Get(); ok {
-		validateAllowedMentions(&sub, "allowed_mentions", am)
-	}
-	poll, hasPoll := m.Poll.Get()
-	if hasPoll {
-		validateMessagePoll(&sub, "poll", poll)
-	}
-	validateMessageFiles(&sub, m.Files)
-	for i, a := range m.Attachments {
-		if int(a.ID) >= len(m.Files) && isNew {
-			sub.Add(fmt.Sprintf("attachments[%d].id", i), wire.CodeInvalid, "names files[%d], but there are %d files", a.ID, len(m.Files))
-		}
-		messageMaxLen(&sub, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
-	}
 	flags, _ := m.Flags.Get()
 	if extra := flags &^ allowed; extra != 0 {
 		sub.Add("flags", wire.CodeNotAllowed, "only %s may be set here, got %s", allowed, extra)
 	}
 	v2 := flags.Has(MessageFlagIsComponentsV2)
-	if v2 {
-		if content != "" {
-			sub.Add("content", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no content")
-		}
-		if len(m.Embeds) > 0 {
-			sub.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
-		}
-		if hasPoll {
-			sub.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
-		}
-		validateV2Files(&sub, m.Files, m.Attachments, m.Components)
-	} else if !isNew && m.Flags.IsZero() {
+	if !v2 && !isNew && m.Flags.IsZero() {
 		// An update without flags keeps the message's mode, which the
 		// client cannot see: a tree that is not action rows at the top can
 		// only be a V2 message's.
 		v2 = messageLooksV2(m.Components)
 	}
-	hasComponents := validateMessageComponents(&sub, m.Components, v2, true)
-	if isNew && content == "" && len(m.Embeds) == 0 && !hasComponents && len(m.Files) == 0 && !hasPoll {
-		sub.Add("", wire.CodeRequired, "at least one of content, embeds, components, files and poll is required")
+	content, _ := m.Content.Get()
+	body := messageBody{content: content, embeds: m.Embeds, allowedMentions: m.AllowedMentions, poll: m.Poll,
+		files: m.Files, attachments: m.Attachments, comps: m.Components, v2: v2, appOwned: true, newFiles: isNew}
+	hasComponents, hasPoll := checkMessageBody(&sub, body)
+	if isNew {
+		body.requireSomething(&sub, hasComponents, hasPoll)
 	}
 	v.Merge(strings.TrimSuffix(prefix, "."), &sub)
 }

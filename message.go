@@ -648,6 +648,66 @@ func validateV2Files(v *ValidationError, files []File, entries []PartialAttachme
 	}
 }
 
+// messageBody is what a new message, an interaction's answer or an update
+// carries, for the checks they share.
+type messageBody struct {
+	content         string
+	embeds          []Embed
+	allowedMentions Opt[AllowedMentions]
+	poll            Opt[PollCreate]
+	files           []File
+	attachments     []PartialAttachment
+	comps           components.List
+	v2              bool // IS_COMPONENTS_V2 is set, or the message is V2
+	appOwned        bool // interactive components are allowed
+	// newFiles: attachments entries describe files by index, so their ids
+	// are below len(files); an update's may name attachments to keep.
+	newFiles bool
+}
+
+// checkMessageBody checks b: content length, embeds, allowed mentions,
+// poll, files and attachments entries, what a Components V2 message cannot
+// hold, and the components in the message's mode. It reports whether
+// there is a component tree and whether there is a poll.
+func checkMessageBody(v *ValidationError, b messageBody) (hasComponents, hasPoll bool) {
+	messageMaxLen(v, "content", b.content, MaxMessageContent)
+	validateMessageEmbeds(v, "embeds", b.embeds)
+	if am, ok := b.allowedMentions.Get(); ok {
+		validateAllowedMentions(v, "allowed_mentions", am)
+	}
+	poll, hasPoll := b.poll.Get()
+	if hasPoll {
+		validateMessagePoll(v, "poll", poll)
+	}
+	validateMessageFiles(v, b.files)
+	for i, a := range b.attachments {
+		if b.newFiles && int(a.ID) >= len(b.files) {
+			v.Add(fmt.Sprintf("attachments[%d].id", i), wire.CodeInvalid, "names files[%d], but there are %d files", a.ID, len(b.files))
+		}
+		messageMaxLen(v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
+	}
+	if b.v2 {
+		if b.content != "" {
+			v.Add("content", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no content")
+		}
+		if len(b.embeds) > 0 {
+			v.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
+		}
+		validateV2Files(v, b.files, b.attachments, b.comps)
+		if hasPoll {
+			v.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
+		}
+	}
+	return validateMessageComponents(v, b.comps, b.v2, b.appOwned), hasPoll
+}
+
+// requireSomething reports a new message that would show nothing.
+func (b *messageBody) requireSomething(v *ValidationError, hasComponents, hasPoll bool) {
+	if b.content == "" && len(b.embeds) == 0 && !hasComponents && len(b.files) == 0 && !hasPoll {
+		v.Add("", wire.CodeRequired, "at least one of content, embeds, components, files and poll is required")
+	}
+}
+
 // validateMessageComponents checks a message's component tree with
 // [components.Validate] in the matching mode (V2 or legacy; non-interactive
 // only unless the webhook is application-owned), merging the problems under

@@ -93,25 +93,8 @@ func (p *WebhookExecuteParams) validate(vc validation) error {
 	if id, ok := p.ThreadID.Get(); ok && id == 0 {
 		v.Add("thread_id", wire.CodeRequired, "thread_id cannot be zero")
 	}
-	content, _ := p.Content.Get()
-	messageMaxLen(&v, "content", content, MaxMessageContent)
 	if u, ok := p.Username.Get(); ok {
 		vc.validateWebhookName(&v, "username", u)
-	}
-	validateMessageEmbeds(&v, "embeds", p.Embeds)
-	if am, ok := p.AllowedMentions.Get(); ok {
-		validateAllowedMentions(&v, "allowed_mentions", am)
-	}
-	poll, hasPoll := p.Poll.Get()
-	if hasPoll {
-		validateMessagePoll(&v, "poll", poll)
-	}
-	validateMessageFiles(&v, p.Files)
-	for i, a := range p.Attachments {
-		if int(a.ID) >= len(p.Files) {
-			v.Add(fmt.Sprintf("attachments[%d].id", i), wire.CodeInvalid, "names files[%d], but there are %d files", a.ID, len(p.Files))
-		}
-		messageMaxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
 	}
 	if name, ok := p.ThreadName.Get(); ok {
 		if strings.TrimSpace(name) == "" {
@@ -126,28 +109,17 @@ func (p *WebhookExecuteParams) validate(vc validation) error {
 	if extra := flags &^ webhookExecuteFlagSet; extra != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 may be set, got %s", extra)
 	}
-	v2 := flags.Has(MessageFlagIsComponentsV2)
-	if v2 {
-		if content != "" {
-			v.Add("content", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no content")
-		}
-		if len(p.Embeds) > 0 {
-			v.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
-		}
-		validateV2Files(&v, p.Files, p.Attachments, p.Components)
-		if hasPoll {
-			v.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
-		}
-	}
-	hasComponents := validateMessageComponents(&v, p.Components, v2, p.ApplicationOwned)
+	content, _ := p.Content.Get()
+	body := messageBody{content: content, embeds: p.Embeds, allowedMentions: p.AllowedMentions, poll: p.Poll,
+		files: p.Files, attachments: p.Attachments, comps: p.Components, v2: flags.Has(MessageFlagIsComponentsV2),
+		appOwned: p.ApplicationOwned, newFiles: true}
+	hasComponents, hasPoll := checkMessageBody(&v, body)
 	if hasComponents && !p.ApplicationOwned && !p.WithComponents.Or(false) {
 		// The service would take the message and drop the components (and
 		// refuse it as empty when they were all it held).
 		v.Add("with_components", wire.CodeRequired, "a webhook not owned by an application ignores components unless WithComponents is Some(true); set it, or set ApplicationOwned if an application owns the webhook")
 	}
-	if content == "" && len(p.Embeds) == 0 && !hasComponents && len(p.Files) == 0 && !hasPoll {
-		v.Add("", wire.CodeRequired, "at least one of content, embeds, components, files and poll is required")
-	}
+	body.requireSomething(&v, hasComponents, hasPoll)
 	return v.Err()
 }
 

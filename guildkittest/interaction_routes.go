@@ -180,14 +180,18 @@ func (c *call) byInteractionToken() (*interactionState, bool) {
 	return st, true
 }
 
-// interactionMessage resolves a message of the interaction: the original
+// interactionMessage resolves the interaction by its token
+// ([call.byInteractionToken]) and one of its messages: the original
 // response (original true) or one of its follow-ups: 404 Unknown Message.
-func (c *call) interactionMessage(st *interactionState, original bool) (*webhookMessage, bool) {
+func (c *call) interactionMessage(original bool) (*interactionState, *webhookMessage, bool) {
+	st, ok := c.byInteractionToken()
+	if !ok {
+		return nil, nil, false
+	}
 	id := st.originalID
 	if !original {
-		var ok bool
 		if id, ok = c.id("message_id", guildkit.CodeUnknownMessage, "Message"); !ok {
-			return nil, false
+			return nil, nil, false
 		}
 		if id != st.originalID && !slices.Contains(st.followups, id) {
 			id = 0
@@ -196,20 +200,16 @@ func (c *call) interactionMessage(st *interactionState, original bool) (*webhook
 	wm, ok := c.s.wh().messages[id]
 	if id == 0 || !ok {
 		c.error(http.StatusNotFound, guildkit.CodeUnknownMessage, "Unknown Message")
-		return nil, false
+		return nil, nil, false
 	}
-	return wm, true
+	return st, wm, true
 }
 
 func (s *Server) getOriginalResponse(c *call) { s.getInteractionMessage(c, true) }
 func (s *Server) getFollowup(c *call)         { s.getInteractionMessage(c, false) }
 
 func (s *Server) getInteractionMessage(c *call, original bool) {
-	st, ok := c.byInteractionToken()
-	if !ok {
-		return
-	}
-	wm, ok := c.interactionMessage(st, original)
+	_, wm, ok := c.interactionMessage(original)
 	if !ok {
 		return
 	}
@@ -220,11 +220,7 @@ func (s *Server) deleteOriginalResponse(c *call) { s.deleteInteractionMessage(c,
 func (s *Server) deleteFollowup(c *call)         { s.deleteInteractionMessage(c, false) }
 
 func (s *Server) deleteInteractionMessage(c *call, original bool) {
-	st, ok := c.byInteractionToken()
-	if !ok {
-		return
-	}
-	wm, ok := c.interactionMessage(st, original)
+	st, wm, ok := c.interactionMessage(original)
 	if !ok {
 		return
 	}
@@ -302,11 +298,7 @@ func (s *Server) editOriginalResponse(c *call) { s.editInteractionMessage(c, tru
 func (s *Server) editFollowup(c *call)         { s.editInteractionMessage(c, false) }
 
 func (s *Server) editInteractionMessage(c *call, original bool) {
-	st, ok := c.byInteractionToken()
-	if !ok {
-		return
-	}
-	wm, ok := c.interactionMessage(st, original)
+	st, wm, ok := c.interactionMessage(original)
 	if !ok {
 		return
 	}
