@@ -324,13 +324,13 @@ func (s *Server) delivery(id guildkit.Snowflake) (Delivery, bool) {
 	if s.interactions == nil {
 		return Delivery{}, false
 	}
-	if st := s.interactions.byID[id]; st != nil && st.delivery > 0 {
-		return s.interactions.deliveries[st.delivery-1], true
+	if st := s.interactions.byID[id]; st != nil && st.delivery != nil {
+		return *st.delivery, true
 	}
 	d := s.interactions.deliveries
 	for i := len(d) - 1; i >= 0; i-- {
 		if d[i].InteractionID == id {
-			return d[i], true
+			return *d[i], true
 		}
 	}
 	return Delivery{}, false

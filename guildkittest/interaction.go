@@ -348,7 +348,11 @@ func (s *Server) Deliveries() []Delivery {
 	if s.interactions == nil {
 		return nil
 	}
-	return append([]Delivery(nil), s.interactions.deliveries...)
+	out := make([]Delivery, len(s.interactions.deliveries))
+	for i, d := range s.interactions.deliveries {
+		out[i] = *d
+	}
+	return out
 }
 
 // Errors of the user's actions.

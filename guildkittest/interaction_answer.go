@@ -254,8 +254,7 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 	}
 	st.answer, st.result = resp, out
 	close(st.answered)
-	if st.delivery > 0 {
-		d := &s.inter().deliveries[st.delivery-1]
+	if d := st.delivery; d != nil {
 		d.AnswerType, d.Answer, d.Callback, d.Duration = resp.Type, resp, callback, now.Sub(st.deliveredAt)
 	}
 	return nil

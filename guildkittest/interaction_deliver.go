@@ -47,7 +47,7 @@ type interactionEndpoint struct {
 type interactionStore struct {
 	byID       map[guildkit.Snowflake]*interactionState
 	byToken    map[string]*interactionState
-	deliveries []Delivery
+	deliveries []*Delivery // the most recent maxDeliveries, oldest first
 	// modals are the modals opened, by the id of the interaction they
 	// answered, for the control API to submit; forgotten with the
 	// interaction.
@@ -85,7 +85,10 @@ type interactionState struct {
 	// first follow-up edits the loading message.
 	deferredPending bool
 	followups       []guildkit.Snowflake
-	delivery        int // index in deliveries + 1; 0 when not recorded
+	// delivery is the interaction's record in Deliveries; nil until
+	// delivered. It stays valid when the list is trimmed or the server
+	// reset: the state writes to its own record.
+	delivery *Delivery
 }
 
 func (s *Server) inter() *interactionStore {
@@ -196,18 +199,16 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 		return nil, ErrNoInteractionsEndpoint
 	}
 	body := st.body
-	s.mu.Lock()
-	store := s.inter()
-	store.deliveries = append(store.deliveries, Delivery{InteractionID: st.it.ID, Type: st.it.Type,
-		CustomID: st.customID, UserID: st.userID})
-	if len(store.deliveries) > maxDeliveries {
-		store.deliveries = slices.Delete(store.deliveries, 0, len(store.deliveries)-maxDeliveries)
-		for _, other := range store.byID {
-			other.delivery = max(other.delivery-1, 0)
+	func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		store := s.inter()
+		st.delivery = &Delivery{InteractionID: st.it.ID, Type: st.it.Type, CustomID: st.customID, UserID: st.userID}
+		store.deliveries = append(store.deliveries, st.delivery)
+		if n := len(store.deliveries) - maxDeliveries; n > 0 {
+			store.deliveries = slices.Delete(store.deliveries, 0, n)
 		}
-	}
-	st.delivery = len(store.deliveries)
-	s.mu.Unlock()
+	}()
 
 	// The deadline on the server's clock also wakes a wait for a callback.
 	clockDue := make(chan struct{})
@@ -218,9 +219,7 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 
 	status, header, answer, sendErr := s.send(realCtx, h, url, client, body, false)
 	s.mu.Lock()
-	if st.delivery > 0 {
-		store.deliveries[st.delivery-1].Status = status
-	}
+	st.delivery.Status = status
 	s.mu.Unlock()
 	switch {
 	case sendErr != nil:
@@ -469,8 +468,7 @@ func (s *Server) finish(st *interactionState, reason string) *Outcome {
 	if st.failed == "" {
 		st.failed = reason
 	}
-	if st.delivery > 0 {
-		d := &s.inter().deliveries[st.delivery-1]
+	if d := st.delivery; d != nil {
 		d.Failure = st.failed
 		d.Duration = s.now().Sub(st.deliveredAt)
 	}
@@ -480,10 +478,10 @@ func (s *Server) finish(st *interactionState, reason string) *Outcome {
 // publishDeliveryLocked sends the delivery's record to the live feed, once
 // it is over.
 func (s *Server) publishDeliveryLocked(st *interactionState) {
-	if st.delivery == 0 {
+	if st.delivery == nil {
 		return
 	}
-	d := s.inter().deliveries[st.delivery-1]
+	d := *st.delivery
 	s.feed.publish(FeedItem{Kind: "interaction", Interaction: &d})
 }
 
