@@ -184,10 +184,10 @@ func TestInteractionFollowupsFor15Minutes(t *testing.T) {
 	_, err = s.c.Interactions.CreateFollowup(t.Context(), app, token, &guildkit.InteractionMessageParams{Content: guildkit.Some("late")})
 	var apiErr *guildkit.APIError
 	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, guildkit.CodeUnknownWebhook, apiErr.Code)
+	assert.Equal(t, guildkit.CodeInvalidWebhookToken, apiErr.Code)
 	_, err = s.c.Interactions.EditFollowup(t.Context(), app, token, fu.ID, &guildkit.WebhookMessageEditParams{Content: guildkit.Some("late")})
 	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, http.StatusNotFound, apiErr.Status)
+	assert.Equal(t, http.StatusUnauthorized, apiErr.Status, "an expired token, as the reference platform answers")
 
 	// The token shows in no error, under any verb.
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {

@@ -369,12 +369,18 @@ func TestControlInteractionRefusals(t *testing.T) {
 	t.Parallel()
 	srv, alice, channel := loopGuild(t)
 	api := srv.URL + guildkittest.ControlPrefix + "api/"
+	// Before any endpoint is set: the delivery has nowhere to go.
+	var problem map[string]any
+	resp := plain(t, "POST", api+"interactions", "",
+		`{"kind": "command", "user_id": "`+alice.String()+`", "channel_id": "`+channel.String()+`", "name": "x"}`, &problem)
+	assert.Equal(t, http.StatusConflict, resp.StatusCode, "no endpoint")
+	assert.Contains(t, problem["error"], "-interactions-url", "no endpoint")
+
 	for name, tc := range map[string]struct {
 		body   string
 		status int
 		says   string
 	}{
-		"no endpoint":  {`{"kind": "command", "user_id": "` + alice.String() + `", "channel_id": "` + channel.String() + `", "name": "x"}`, http.StatusConflict, "-interactions-url"},
 		"no user":      {`{"kind": "click"}`, http.StatusBadRequest, "user_id"},
 		"unknown kind": {`{"kind": "poke", "user_id": "1"}`, http.StatusBadRequest, "not click, select, modal_submit or command"},
 		"no modal":     {`{"kind": "modal_submit", "user_id": "1", "modal_id": "5"}`, http.StatusNotFound, "no open modal"},

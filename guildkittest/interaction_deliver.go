@@ -26,6 +26,9 @@ const (
 	answerWindow = 3 * time.Second
 	// tokenLife is how long the token answers follow-ups and edits.
 	tokenLife = 15 * time.Minute
+	// expiredMemory is how long an expired token is remembered after its
+	// life, to be told apart from one that never existed.
+	expiredMemory = time.Hour
 	// attachmentSizeLimit is what an upload may weigh in a guild without
 	// boosts, as the platform tells the application.
 	attachmentSizeLimit = 10 << 20
@@ -111,7 +114,7 @@ func (s *Server) forgetExpiredLocked(now time.Time) {
 	}
 	st.lastSweep = now
 	for id, it := range st.byID {
-		if now.Sub(it.deliveredAt) > tokenLife+time.Minute {
+		if now.Sub(it.deliveredAt) > tokenLife+expiredMemory {
 			s.forgetInteractionLocked(id)
 		}
 	}

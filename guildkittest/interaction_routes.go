@@ -167,17 +167,22 @@ func (s *Server) interactionCallback(c *call) {
 }
 
 // byInteractionToken resolves {application_id} and {interaction_token} for
-// the original response and follow-ups: 404 Unknown Webhook (10015) for an
-// unknown token, an interaction not answered yet, one that failed, and
-// after the token's 15 minutes — what the reference platform answers for
-// a webhook token that no longer exists.
+// the original response and follow-ups, answering as the reference
+// platform does: 404 Unknown Webhook (10015) for an unknown token, an
+// interaction not answered yet or one that failed; 401 Invalid Webhook
+// Token (50027) once the token's 15 minutes are over.
 func (c *call) byInteractionToken() (*interactionState, bool) {
 	st := c.s.inter().byToken[c.r.PathValue("interaction_token")]
-	if st == nil || st.result == nil || c.s.now().Sub(st.deliveredAt) > tokenLife || c.r.PathValue("application_id") != c.s.appID().String() {
-		c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
+	switch {
+	case st == nil || c.r.PathValue("application_id") != c.s.appID().String():
+	case c.s.now().Sub(st.deliveredAt) > tokenLife:
+		c.error(http.StatusUnauthorized, guildkit.CodeInvalidWebhookToken, "Invalid Webhook Token")
 		return nil, false
+	case st.result != nil:
+		return st, true
 	}
-	return st, true
+	c.error(http.StatusNotFound, guildkit.CodeUnknownWebhook, "Unknown Webhook")
+	return nil, false
 }
 
 // interactionMessage resolves the interaction by its token

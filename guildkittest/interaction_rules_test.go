@@ -312,15 +312,20 @@ func TestFollowups(t *testing.T) {
 	assert.Len(t, srv.EventsNamed(guildkit.EventMessageUpdate), 2)
 	assert.Empty(t, srv.EventsNamed(guildkit.EventMessageDelete))
 
-	// 15 minutes on: the token answers nothing, as an expired webhook token.
+	// 15 minutes on: the token answers nothing; the reference platform
+	// says 401 Invalid Webhook Token (50027) for an expired one.
 	srv.AdvanceClock(15*time.Minute + time.Second)
 	_, err = c.Interactions.CreateFollowup(t.Context(), appID, token, text("late"))
+	assert.Equal(t, guildkit.CodeInvalidWebhookToken, apiErr(t, err).Code)
+	assert.Equal(t, http.StatusUnauthorized, apiErr(t, err).Status)
+	_, err = c.Interactions.GetOriginalResponse(t.Context(), appID, token)
+	assert.Equal(t, guildkit.CodeInvalidWebhookToken, apiErr(t, err).Code)
+	err = c.Interactions.DeleteOriginalResponse(t.Context(), appID, token)
+	assert.Equal(t, guildkit.CodeInvalidWebhookToken, apiErr(t, err).Code)
+	// A token that never existed is still 404 Unknown Webhook.
+	_, err = c.Interactions.GetOriginalResponse(t.Context(), appID, "no-such-token")
 	assert.Equal(t, guildkit.CodeUnknownWebhook, apiErr(t, err).Code)
 	assert.Equal(t, http.StatusNotFound, apiErr(t, err).Status)
-	_, err = c.Interactions.GetOriginalResponse(t.Context(), appID, token)
-	assert.Equal(t, guildkit.CodeUnknownWebhook, apiErr(t, err).Code)
-	err = c.Interactions.DeleteOriginalResponse(t.Context(), appID, token)
-	assert.Equal(t, guildkit.CodeUnknownWebhook, apiErr(t, err).Code)
 
 	// No request in the log shows the token.
 	for _, r := range srv.Requests() {

@@ -262,7 +262,8 @@ func TestOneAnswerAndFollowups(t *testing.T) {
 	require.Error(t, err)
 	var apiErr *guildkit.APIError
 	require.True(t, errors.As(err, &apiErr), "%v", err)
-	assert.Equal(t, 404, apiErr.Status)
+	assert.Equal(t, 401, apiErr.Status, "an expired token: Invalid Webhook Token")
+	assert.Equal(t, guildkit.CodeInvalidWebhookToken, apiErr.Code)
 	assert.NotContains(t, err.Error(), string(r.Interaction.Token))
 }
 
