@@ -80,6 +80,10 @@ type interactionState struct {
 	// on its way waits for it (see awaitInteractionSettled).
 	settled    chan struct{}
 	settleOnce sync.Once
+	// responding is closed when the endpoint's HTTP answer starts to
+	// arrive; a REST call of the token waits for the answer only then.
+	responding   chan struct{}
+	respondsOnce sync.Once
 	answer     *guildkit.InteractionResponse
 	failed     string // why the interaction failed; "" while it has not
 	result     *Outcome
@@ -162,7 +166,7 @@ func (s *Server) newInteractionLocked(t guildkit.InteractionType, data json.RawM
 		panic("guildkittest: an interaction that does not decode: " + err.Error())
 	}
 	st := &interactionState{it: it, body: body, token: token, userID: userID, guildID: g.ID, channelID: ch.ID,
-		deliveredAt: now, answered: make(chan struct{}), settled: make(chan struct{})}
+		deliveredAt: now, answered: make(chan struct{}), settled: make(chan struct{}), responding: make(chan struct{})}
 	store := s.inter()
 	store.byID[it.ID] = st
 	store.byToken[token] = st
@@ -220,7 +224,8 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	realCtx, cancel := context.WithTimeout(ctx, answerWindow)
 	defer cancel()
 
-	status, header, answer, sendErr := s.send(realCtx, h, url, client, body, false)
+	status, header, answer, sendErr := s.send(realCtx, h, url, client, body, false,
+		func() { st.respondsOnce.Do(func() { close(st.responding) }) })
 	s.mu.Lock()
 	st.delivery.Status = status
 	s.mu.Unlock()
@@ -341,7 +346,7 @@ func (s *Server) checkEndpoint(ctx context.Context, h http.Handler, url string, 
 	check := func(bad bool) (int, []byte, error) {
 		cctx, cancel := context.WithTimeout(ctx, answerWindow)
 		defer cancel()
-		status, _, answer, err := s.send(cctx, h, url, client, body, bad)
+		status, _, answer, err := s.send(cctx, h, url, client, body, bad, nil)
 		return status, answer, err
 	}
 	status, answer, err := check(false)
@@ -375,6 +380,28 @@ func (s *Server) checkEndpoint(ctx context.Context, h http.Handler, url string, 
 // errDeliveryTimeout is the in-process handler overrunning its 3 seconds.
 var errDeliveryTimeout = errors.New("the handler did not return within 3 seconds")
 
+// errHandlerPanicked is an in-process handler that panicked: over HTTP,
+// net/http would close the connection without an answer.
+var errHandlerPanicked = errors.New("the endpoint closed the connection without an answer (its handler panicked)")
+
+// answerRecorder records an in-process handler's answer and tells when it
+// starts.
+type answerRecorder struct {
+	*httptest.ResponseRecorder
+	once    sync.Once
+	started func()
+}
+
+func (r *answerRecorder) start() {
+	if r.started != nil {
+		r.once.Do(r.started)
+	}
+}
+
+func (r *answerRecorder) WriteHeader(code int) { r.start(); r.ResponseRecorder.WriteHeader(code) }
+
+func (r *answerRecorder) Write(b []byte) (int, error) { r.start(); return r.ResponseRecorder.Write(b) }
+
 // describeSendError names a failed POST without the URL's query or
 // credentials.
 func describeSendError(err error) string {
@@ -390,8 +417,9 @@ func describeSendError(err error) string {
 // send POSTs the signed body to the handler or the URL and returns the
 // answer (at most MaxUploadBody bytes).
 // With badSignature the signature is made over other bytes, as the
-// platform's endpoint checks do.
-func (s *Server) send(ctx context.Context, h http.Handler, url string, client *http.Client, body []byte, badSignature bool) (int, http.Header, []byte, error) {
+// platform's endpoint checks do. started, when not nil, is called when the
+// answer starts to arrive.
+func (s *Server) send(ctx context.Context, h http.Handler, url string, client *http.Client, body []byte, badSignature bool, started func()) (int, http.Header, []byte, error) {
 	target := url
 	if h != nil {
 		target = "http://interactions.guildkittest.invalid/interactions"
@@ -411,6 +439,9 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 			return 0, nil, nil, err
 		}
 		defer resp.Body.Close()
+		if started != nil {
+			started()
+		}
 		b, err := io.ReadAll(io.LimitReader(resp.Body, MaxUploadBody))
 		if err != nil {
 			return 0, nil, nil, err
@@ -418,14 +449,15 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 		return resp.StatusCode, resp.Header, b, nil
 	}
 	req.RemoteAddr = "127.0.0.1:0"
-	rec := httptest.NewRecorder()
+	rec := &answerRecorder{ResponseRecorder: httptest.NewRecorder(), started: started}
 	done := make(chan struct{})
+	var panicked bool
 	go func() {
 		defer close(done)
 		defer func() {
-			if p := recover(); p != nil && p != http.ErrAbortHandler {
-				rec.Code = http.StatusInternalServerError
-			}
+			// Any panic, http.ErrAbortHandler included: over HTTP the
+			// connection closes without an answer.
+			panicked = recover() != nil
 		}()
 		h.ServeHTTP(rec, req)
 	}()
@@ -437,6 +469,9 @@ func (s *Server) send(ctx context.Context, h http.Handler, url string, client *h
 		// As over HTTP: a request whose context ended has no answer, even
 		// when the handler returned at the same moment.
 		return 0, nil, nil, errDeliveryTimeout
+	}
+	if panicked {
+		return 0, nil, nil, errHandlerPanicked
 	}
 	res := rec.Result()
 	b, _ := io.ReadAll(io.LimitReader(res.Body, MaxUploadBody))
@@ -496,12 +531,19 @@ func (s *Server) publishDeliveryLocked(st *interactionState) {
 // 3-second answer window, or until r's context ends.
 func (s *Server) awaitInteractionSettled(r *http.Request) {
 	s.mu.Lock()
-	var answered, settled chan struct{}
+	var responding, answered, settled chan struct{}
 	if st := s.inter().byToken[r.PathValue("interaction_token")]; st != nil {
-		answered, settled = st.answered, st.settled
+		responding, answered, settled = st.responding, st.answered, st.settled
 	}
 	s.mu.Unlock()
 	if settled == nil {
+		return
+	}
+	select {
+	case <-responding:
+	default:
+		// No answer is on its way: a call before the answer meets the
+		// platform's 404 at once, without holding the delivery up.
 		return
 	}
 	t := time.NewTimer(answerWindow)
