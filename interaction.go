@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/seed012df1e9/guildkit/components"
-	"github.com/seed012df1e9/guildkit/internal/jsondec"
 )
 
 // The interface's documents say that button, select and modal interactions
@@ -337,15 +336,6 @@ func (it *Interaction) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
-}
-
-// decodeValue decodes b, one JSON value, into v: by jsondec when it can,
-// else by encoding/json, for its verdict and its error.
-func decodeValue(b []byte, v any) error {
-	if jsondec.Decode(b, v) {
-		return nil
-	}
-	return json.Unmarshal(b, v)
 }
 
 // Invoker returns the user who invoked the interaction: the member's user

@@ -3,13 +3,11 @@ package guildkit
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
 	"time"
 
-	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -510,20 +508,13 @@ func (n *nickAnswer) UnmarshalJSON(b []byte) error {
 		var obj struct {
 			Nick *string `json:"nick"`
 		}
-		// By the answer decoder, as every other answer, or by
-		// encoding/json for its result and error when that declines.
-		if !jsondec.Decode(b, &obj) {
-			if err := json.Unmarshal(b, &obj); err != nil {
-				return err
-			}
+		if err := decodeValue(b, &obj); err != nil {
+			return err
 		}
 		n.nick = obj.Nick
 		return nil
 	}
-	if jsondec.Decode(b, &n.nick) {
-		return nil
-	}
-	return json.Unmarshal(b, &n.nick)
+	return decodeValue(b, &n.nick)
 }
 
 // AddRole gives the member userID the role roleID. Needs MANAGE_ROLES. Emits

@@ -455,18 +455,12 @@ func redactErr(err error, secrets []string) error {
 // jsonContentType is the Content-Type header of a JSON body.
 var jsonContentType = []string{"application/json"}
 
-// expandRoute fills the placeholders of route with the escaped values, and
-// reports an empty or zero value as a missing path parameter. Values for
-// {webhook.token} placeholders are returned as secrets.
+// appendRoute appends to dst the route with its placeholders filled with
+// the escaped values, and reports an empty or zero value as a missing path
+// parameter. Values of {*.token} placeholders are returned as secrets.
 //
 // The number of values must match the placeholders: a mismatch is a bug in
 // the calling service method, and panics.
-func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
-	b, secrets := appendRoute(v, nil, route, args)
-	return string(b), secrets
-}
-
-// appendRoute is expandRoute appending to dst.
 func appendRoute(v *ValidationError, dst []byte, route string, args []any) ([]byte, []string) {
 	route0 := route
 	b := dst
@@ -629,6 +623,15 @@ func decodeAnswer(body []byte, out any) error {
 		return nil
 	}
 	return json.NewDecoder(bytes.NewReader(body)).Decode(out)
+}
+
+// decodeValue decodes b, one JSON value, into v: by jsondec when it can,
+// else by encoding/json, for its verdict and its error.
+func decodeValue(b []byte, v any) error {
+	if jsondec.Decode(b, v) {
+		return nil
+	}
+	return json.Unmarshal(b, v)
 }
 
 // limitedReader fails once more than n bytes are read, so that an oversized

@@ -55,3 +55,9 @@ func TestExpandRoutePanicsOnMismatch(t *testing.T) {
 		return p
 	}(), "an empty value is the caller's mistake: a validation problem, not a panic")
 }
+
+// expandRoute is appendRoute into a new string, for the tests.
+func expandRoute(v *ValidationError, route string, args []any) (string, []string) {
+	b, secrets := appendRoute(v, nil, route, args)
+	return string(b), secrets
+}

@@ -427,6 +427,10 @@ func (d *decoder) slice(raw []byte, v reflect.Value, f *field) error {
 	out := reflect.MakeSlice(v.Type(), n, n)
 	i := 0
 	err = jsonscan.EachElement(raw, func(e []byte) error {
+		if i >= n {
+			// count and EachElement disagree: never an index panic.
+			return jsonscan.ErrMalformed
+		}
 		el := out.Index(i)
 		var err error
 		if f.kind == kindObjects {

@@ -84,10 +84,10 @@ type interactionState struct {
 	// arrive; a REST call of the token waits for the answer only then.
 	responding   chan struct{}
 	respondsOnce sync.Once
-	answer     *guildkit.InteractionResponse
-	failed     string // why the interaction failed; "" while it has not
-	result     *Outcome
-	originalID guildkit.Snowflake // the original response's message; 0 when none
+	answer       *guildkit.InteractionResponse
+	failed       string // why the interaction failed; "" while it has not
+	result       *Outcome
+	originalID   guildkit.Snowflake // the original response's message; 0 when none
 	// deferredPending: after DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, the
 	// first follow-up edits the loading message.
 	deferredPending bool
