@@ -109,7 +109,9 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 	img := pngImage(t, 40, 24)
 	_, err = c.Webhooks.Execute(t.Context(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
 		Wait:    guildkit.Some(true),
-		Content: guildkit.Some("**Deploy 7** is out, thanks <@" + ada.User.ID.String() + ">"),
+		// <t:99999999999999> is out of Date's range: shown as written, the
+		// page still draws.
+		Content: guildkit.Some("**Deploy 7** is out, thanks <@" + ada.User.ID.String() + "> <t:99999999999999>"),
 		Embeds: []guildkit.Embed{{
 			Title: "Release notes", Description: "Fixed *everything*", Color: guildkit.Some(0x2ECC71),
 			Fields: []guildkit.EmbedField{{Name: "Version", Value: "v1.2.3", Inline: true}},
@@ -126,6 +128,9 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 	mention, err := textOf(ctx, `.message .mention-user`, false)
 	require.NoError(t, err)
 	assert.Equal(t, "@ada", mention, "a mention is drawn with the user's name")
+	body, err := textOf(ctx, `//article[contains(@class, "message")][.//strong[text()="Deploy 7"]]`, true)
+	require.NoError(t, err)
+	assert.Contains(t, body, "<t:99999999999999>", "a timestamp out of range is shown as written")
 	embed, err := textOf(ctx, `.message .embed`, false)
 	require.NoError(t, err)
 	assert.Contains(t, embed, "Version")

@@ -139,9 +139,15 @@ function inlineMarkdown(text) {
     else if (m[14] !== undefined) out.push(wrap("span", "md-emoji", [document.createTextNode(":" + m[14] + ":")]));
     else if (m[16] !== undefined) {
       const d = new Date(Number(m[16]) * 1000);
-      const e = wrap("time", "md-time", [document.createTextNode(m[17] === "R" ? relative(d) : d.toLocaleString())]);
-      e.setAttribute("datetime", d.toISOString());
-      out.push(e);
+      if (isNaN(d.getTime())) {
+        // Out of Date's range: shown as written, never a thrown RangeError
+        // that would stop the whole page from drawing.
+        out.push(document.createTextNode(m[0]));
+      } else {
+        const e = wrap("time", "md-time", [document.createTextNode(m[17] === "R" ? relative(d) : d.toLocaleString())]);
+        e.setAttribute("datetime", d.toISOString());
+        out.push(e);
+      }
     } else if (m[18] !== undefined) out.push(mention(m[18], "", "everyone"));
     else if (m[19] !== undefined) out.push(link(m[19], [document.createTextNode(m[19])]));
   }
