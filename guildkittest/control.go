@@ -312,7 +312,6 @@ func (r Request) MarshalJSON() ([]byte, error) {
 			body = string(r.Body)
 		}
 	}
-	r.Path = redactedPath(r.Path)
 	return json.Marshal(struct {
 		Method string              `json:"method"`
 		Route  string              `json:"route"`

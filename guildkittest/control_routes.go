@@ -81,24 +81,6 @@ func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.Respo
 	})
 }
 
-// redactedPath is a request's path as the control API shows it: the token
-// of a webhook-token route ("/webhooks/{id}/{token}/...") replaced.
-func redactedPath(path string) string {
-	rest, ok := strings.CutPrefix(path, "/webhooks/")
-	if !ok {
-		return path
-	}
-	id, after, ok := strings.Cut(rest, "/")
-	if !ok || after == "" {
-		return path
-	}
-	_, tail, _ := strings.Cut(after, "/")
-	if tail != "" {
-		tail = "/" + tail
-	}
-	return "/webhooks/" + id + "/[redacted]" + tail
-}
-
 // redactedBody is a JSON body as the control API shows it: the values of
 // members that hold credentials (access_token, token, client_secret,
 // password, at any depth) replaced.

@@ -52,27 +52,27 @@ func globalExempt(route string) bool {
 	return strings.Contains(route, "{interaction.token}")
 }
 
-// redactPath replaces an interaction token in a logged path.
-func (s *Server) redactPath(path string) string {
-	prefix := ""
-	switch {
-	case strings.HasPrefix(path, "/interactions/"):
-		rest := path[len("/interactions/"):]
-		i := strings.IndexByte(rest, '/')
-		if i < 0 {
+// redactPath replaces the token of a token route in a logged path:
+// /webhooks/{id}/{token}/... (a webhook's token, or an interaction's under
+// its application) and /interactions/{id}/{token}/... . The request log,
+// the live feed and the control API all show paths this way.
+func redactPath(path string) string {
+	for _, prefix := range [...]string{"/webhooks/", "/interactions/"} {
+		rest, ok := strings.CutPrefix(path, prefix)
+		if !ok {
+			continue
+		}
+		id, after, ok := strings.Cut(rest, "/")
+		if !ok || after == "" {
 			return path
 		}
-		prefix = path[:len("/interactions/")+i+1]
-	case s.isApplicationWebhookPath(path):
-		prefix = "/webhooks/" + s.appID().String() + "/"
-	default:
-		return path
+		out := prefix + id + "/" + redactedToken
+		if _, tail, more := strings.Cut(after, "/"); more {
+			out += "/" + tail
+		}
+		return out
 	}
-	rest := path[len(prefix):]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return prefix + redactedToken + rest[i:]
-	}
-	return prefix + redactedToken
+	return path
 }
 
 // interactionUpload is a callback or message body: its JSON payload and

@@ -516,7 +516,7 @@ func (s *Server) registrarFor(m *http.ServeMux) registrar {
 // it may be called with or without s.mu held.
 func (s *Server) record(r *http.Request, route string, body []byte, status int) {
 	rec := Request{
-		Method: r.Method, Route: route, Path: s.redactPath(r.URL.Path), Query: r.URL.Query(),
+		Method: r.Method, Route: route, Path: redactPath(r.URL.Path), Query: r.URL.Query(),
 		Header: redactedHeader(r.Header), Body: body, Status: status,
 	}
 	s.logMu.Lock()

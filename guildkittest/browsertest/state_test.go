@@ -108,7 +108,7 @@ func TestInspectorShowsTheWholeState(t *testing.T) {
 	// A message with markdown, a mention, an embed and an image.
 	img := pngImage(t, 40, 24)
 	_, err = c.Webhooks.Execute(t.Context(), hook.ID, hook.Token, &guildkit.WebhookExecuteParams{
-		Wait:    guildkit.Some(true),
+		Wait: guildkit.Some(true),
 		// <t:99999999999999> is out of Date's range: shown as written, the
 		// page still draws.
 		Content: guildkit.Some("**Deploy 7** is out, thanks <@" + ada.User.ID.String() + "> <t:99999999999999>"),
