@@ -1,9 +1,11 @@
 package guildkittest_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -289,4 +291,44 @@ func TestRunCommand(t *testing.T) {
 	stranger := f.srv.AddUser(guildkit.User{}).ID
 	_, err = f.srv.RunCommand(t.Context(), stranger, f.ch.ID, "ask")
 	require.ErrorIs(t, err, guildkittest.ErrRefused)
+}
+
+// TestModalSubmittedOnce: a second submission while the first is on its
+// way is refused at once, so the application gets one MODAL_SUBMIT; a
+// failed submission leaves the modal open to submit again.
+func TestModalSubmittedOnce(t *testing.T) {
+	var submits atomic.Int32
+	entered, release := make(chan struct{}), make(chan struct{})
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, it *guildkit.Interaction) {
+		if it.Type == guildkit.InteractionTypeMessageComponent {
+			reply(t, w, guildkit.ModalResponse("m", "One field",
+				components.NewLabel("Name", components.NewTextInput("name", components.TextInputShort))))
+			return
+		}
+		if submits.Add(1) == 1 {
+			close(entered)
+			<-release
+			w.WriteHeader(http.StatusInternalServerError) // the first fails
+			return
+		}
+		reply(t, w, guildkit.MessageResponse(text("Thanks")))
+	})
+	out, err := f.srv.Click(t.Context(), f.alice, f.msg.ID, "go")
+	require.NoError(t, err)
+	require.NotNil(t, out.Modal)
+	first := make(chan *guildkittest.Outcome, 1)
+	go func() {
+		o, err := f.srv.SubmitModal(context.Background(), f.alice, out.Modal, guildkittest.ModalValues{"name": "Ada"})
+		assert.NoError(t, err)
+		first <- o
+	}()
+	<-entered
+	_, err = f.srv.SubmitModal(t.Context(), f.alice, out.Modal, guildkittest.ModalValues{"name": "Ada"})
+	assert.ErrorIs(t, err, guildkittest.ErrRefused, "submitted twice at once")
+	close(release)
+	assert.Equal(t, guildkittest.OutcomeFailed, (<-first).Kind)
+	again, err := f.srv.SubmitModal(t.Context(), f.alice, out.Modal, guildkittest.ModalValues{"name": "Ada"})
+	require.NoError(t, err, "a failed submission leaves the modal open")
+	assert.Equal(t, "message: Thanks", again.String())
+	assert.EqualValues(t, 2, submits.Load())
 }

@@ -66,15 +66,30 @@ func (s *Server) SubmitModal(ctx context.Context, userID guildkit.Snowflake, mod
 	if modal == nil {
 		return nil, refused("no modal")
 	}
-	modal.mu.Lock()
-	submitted := modal.submitted
-	modal.mu.Unlock()
-	if submitted {
-		return nil, refused("the modal %q was already submitted and closed", modal.Modal.CustomID)
-	}
 	if userID != modal.userID {
 		return nil, refused("the modal %q is shown to user %s only", modal.Modal.CustomID, modal.userID)
 	}
+	// The submission claims the modal before it is delivered, so two at
+	// once deliver one MODAL_SUBMIT; a failed one gives the claim back, as
+	// the platform's client keeps a modal open when its submission fails.
+	modal.mu.Lock()
+	taken := modal.submitted
+	modal.submitted = true
+	modal.mu.Unlock()
+	if taken {
+		return nil, refused("the modal %q was already submitted and closed", modal.Modal.CustomID)
+	}
+	out, err := s.submitModal(ctx, modal, values)
+	if err != nil || out.Kind == OutcomeFailed {
+		modal.mu.Lock()
+		modal.submitted = false
+		modal.mu.Unlock()
+	}
+	return out, err
+}
+
+// submitModal delivers the submission of a claimed modal.
+func (s *Server) submitModal(ctx context.Context, modal *OpenModal, values ModalValues) (*Outcome, error) {
 	files, err := readModalFiles(values)
 	if err != nil {
 		return nil, err
@@ -85,13 +100,7 @@ func (s *Server) SubmitModal(ctx context.Context, userID guildkit.Snowflake, mod
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.deliver(ctx, st)
-	if err == nil && out.Kind != OutcomeFailed {
-		modal.mu.Lock()
-		modal.submitted = true
-		modal.mu.Unlock()
-	}
-	return out, err
+	return s.deliver(ctx, st)
 }
 
 // userChannelLocked checks that userID can see channelID: a member of its
@@ -164,7 +173,6 @@ func (s *Server) componentInteractionLocked(userID, messageID guildkit.Snowflake
 	if wm.msg.ApplicationID == nil || *wm.msg.ApplicationID != s.appID() {
 		return nil, refused("message %s was not sent by the application: its components deliver nothing", messageID)
 	}
-	components.AssignIDs(wm.msg.Components...)
 	var comp components.Component
 	walkComponents(wm.msg.Components, func(c components.Component) {
 		if comp == nil && componentCustomID(c) == customID {
