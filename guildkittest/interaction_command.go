@@ -11,6 +11,9 @@ import (
 // commandName is the reference platform's rule for a slash command's name.
 var commandName = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 
+// maxCommands bounds the command names whose ids the server keeps.
+const maxCommands = 1000
+
 // RunCommand runs the application's slash command name (CHAT_INPUT) in a
 // channel, as userID, with options, and returns what the user saw: it
 // delivers an APPLICATION_COMMAND interaction as [Server.Click] delivers a
@@ -62,7 +65,11 @@ func (s *Server) command(ctx context.Context, t guildkit.InteractionType, userID
 	id, ok := store.commands[name]
 	if !ok {
 		id = s.newID()
-		store.commands[name] = id
+		// Names are the sender's: the ids of at most maxCommands are kept,
+		// and any more get a fresh id each time.
+		if len(store.commands) < maxCommands {
+			store.commands[name] = id
+		}
 	}
 	data := guildkit.CommandData{ID: id, Name: name, Type: guildkit.CommandTypeChatInput, Options: options}
 	raw, _ := json.Marshal(data)

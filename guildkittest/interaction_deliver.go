@@ -200,8 +200,11 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	h, url, client := s.endpoint.get()
 	if h == nil && url == "" {
 		s.mu.Lock()
-		delete(s.inter().byID, st.it.ID)
-		delete(s.inter().byToken, st.token)
+		store := s.inter()
+		s.forgetInteractionLocked(st.it.ID)
+		if n := len(store.order); n > 0 && store.order[n-1] == st.it.ID {
+			store.order = store.order[:n-1]
+		}
 		s.mu.Unlock()
 		return nil, ErrNoInteractionsEndpoint
 	}
