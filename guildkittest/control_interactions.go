@@ -31,9 +31,11 @@ func (s *Server) controlInteractionRoutes(api func(pattern string, h func(w http
 			return
 		}
 		if body.InteractionsURL != nil {
-			if problem := checkInteractionsURL(*body.InteractionsURL); problem != "" {
-				controlError(w, http.StatusBadRequest, "interactions_url: "+problem)
-				return
+			if raw := *body.InteractionsURL; raw != "" { // "" removes the endpoint
+				if _, err := ParseInteractionsURL(raw); err != nil {
+					controlError(w, http.StatusBadRequest, "interactions_url: "+err.Error())
+					return
+				}
 			}
 			s.SetInteractionsURL(*body.InteractionsURL)
 		}
@@ -51,20 +53,18 @@ func (s *Server) controlInteractionRoutes(api func(pattern string, h func(w http
 	api("POST interactions", s.controlInteraction)
 }
 
-// checkInteractionsURL says what is wrong with an endpoint URL; "" when
-// nothing is, or when url is "" (no endpoint).
-func checkInteractionsURL(raw string) string {
-	if raw == "" {
-		return ""
-	}
+// ParseInteractionsURL checks an interactions endpoint's URL as the
+// server and the emulator take it: an absolute http or https URL, without
+// user info (which would show in the endpoint's listings and verdicts).
+func ParseInteractionsURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Sprintf("%q is not an http or https URL", raw)
+		return nil, fmt.Errorf("%q is not an http or https URL", raw)
 	}
 	if u.User != nil {
-		return "the URL must not carry credentials"
+		return nil, errors.New("the URL must not carry credentials")
 	}
-	return ""
+	return u, nil
 }
 
 // applicationJSON is the application as the control API shows it: never

@@ -89,7 +89,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -428,9 +427,9 @@ func isLoopback(addr string) (bool, error) {
 // nothing is. An endpoint at the emulator's own address would deliver the
 // interactions to the emulator.
 func checkInteractionsURL(raw, addr string) string {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Sprintf("%q is not an http or https URL", raw)
+	u, err := guildkittest.ParseInteractionsURL(raw)
+	if err != nil {
+		return err.Error()
 	}
 	if u.Host == addr {
 		return fmt.Sprintf("%s is the emulator's own address (-addr); give the emulator another one, such as -addr 127.0.0.1:8090", addr)

@@ -289,7 +289,8 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-nope"}, {"-addr", "no-port"}, {"extra"}, {"-global-limit", "-1"},
 		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}, {"-request-log", "-1"},
 		{"-application-key", "zz"}, {"-application-key", "abcd"}, {"-interactions-url", "ftp://example.com"},
-		{"-addr", "127.0.0.1:8099", "-interactions-url", "http://127.0.0.1:8099/interactions"}} {
+		{"-addr", "127.0.0.1:8099", "-interactions-url", "http://127.0.0.1:8099/interactions"},
+		{"-interactions-url", "http://user:secret@127.0.0.1:8098/interactions"}} {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out, err := cmd.CombinedOutput()
