@@ -101,6 +101,8 @@ func (s *Server) controlHandler() http.Handler {
 			controlError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "guildkittest: "))
 			return
 		}
+		s.seedMu.Lock()
+		defer s.seedMu.Unlock()
 		if taken := s.seedConflicts(seed); len(taken) > 0 {
 			controlError(w, http.StatusConflict, "seed: "+strings.Join(taken, "; "))
 			return

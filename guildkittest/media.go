@@ -39,7 +39,10 @@ func resolveMedia(messageID guildkit.Snowflake, comps components.List, atts []gu
 	media := func(m *components.UnfurledMediaItem) *guildkit.Attachment {
 		n++
 		if m.ID == 0 {
-			m.ID = messageID + n
+			// Stable across reads, and out of the way of the ids the
+			// server makes: the top of the message's millisecond, counting
+			// down (newID counts up from its bottom).
+			m.ID = messageID&^0x3FFFFF | (0x3FFFFF - guildkit.Snowflake(n))
 		}
 		a := find(m.URL)
 		if a == nil {

@@ -91,9 +91,12 @@ type Server struct {
 	invites  map[string]*inviteState // by code
 	events   ring[Event]             // the event log: limits.go
 	logMu    sync.Mutex              // guards requests; never held while taking mu
-	requests ring[Request]           // the request log: limits.go
-	timeouts httpTimeouts            // the HTTP server's: limits.go
-	inv      inviteServer            // invite settings and scheduled events
+	// seedMu makes the control API's seeding one step: its conflict check
+	// and the seed's application, which panics on a conflict.
+	seedMu   sync.Mutex
+	requests ring[Request] // the request log: limits.go
+	timeouts httpTimeouts  // the HTTP server's: limits.go
+	inv      inviteServer  // invite settings and scheduled events
 
 	membersIntentOff bool       // List Guild Members answers 403; see SetMembersIntent
 	limits           rateLimits // rate limits, latency and concurrency: ratelimit.go
