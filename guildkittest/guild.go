@@ -108,7 +108,7 @@ func (s *Server) getGuildPreview(c *call) {
 		ID: g.ID, Name: g.Name, Icon: g.Icon, Splash: g.Splash, DiscoverySplash: g.DiscoverySplash,
 		Emojis: slices.Clone(g.Emojis), Features: slices.Clone(g.Features), ApproximateMemberCount: members,
 		ApproximatePresenceCount: online, Description: g.Description, Stickers: stickers,
-		HomeHeader: optPointer(g.HomeHeader),
+		HomeHeader: ptrOf(g.HomeHeader),
 	})
 }
 

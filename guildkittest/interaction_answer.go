@@ -292,7 +292,7 @@ func (s *Server) newInteractionMessageLocked(st *interactionState, p *guildkit.I
 		if flags.Has(guildkit.MessageFlagIsComponentsV2) {
 			text = webhookComponentText(m.Components)
 		}
-		m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, webhookOptPtr(wireOpt(p.AllowedMentions)))
+		m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, ptrOf(wireOpt(p.AllowedMentions)))
 	}
 	wm := &webhookMessage{msg: m, webhookID: app}
 	if flags.Has(guildkit.MessageFlagEphemeral) {
@@ -384,7 +384,7 @@ func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.In
 			if v2 {
 				text = webhookComponentText(m.Components)
 			}
-			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, webhookOptPtr(wireOpt(p.AllowedMentions)))
+			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, ptrOf(wireOpt(p.AllowedMentions)))
 		}
 	}
 	if !loading {

@@ -208,15 +208,6 @@ func fill(p any) {
 	}
 }
 
-// optPointer returns a pointer to o's value, or nil when o is null or
-// absent.
-func optPointer[T any](o guildkit.Opt[T]) *T {
-	if v, ok := o.Get(); ok {
-		return &v
-	}
-	return nil
-}
-
 // nullable returns the value p points at, or Null when p is nil.
 func nullable[T any](p *T) guildkit.Opt[T] {
 	if p == nil {

@@ -43,10 +43,7 @@ func (s *Server) getCurrentUser(c *call) {
 			out[k] = v
 		}
 	}
-	c.status = http.StatusOK
-	c.w.Header().Set("Content-Type", "application/json")
-	c.w.WriteHeader(http.StatusOK)
-	_ = json.NewEncoder(c.w).Encode(out)
+	c.json(http.StatusOK, out)
 }
 
 // CurrentUserGuild is a guild of List Current User Guilds: the reference

@@ -341,7 +341,7 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 	if hasPoll {
 		m.Poll = webhookPoll(poll, now)
 	}
-	am := webhookOptPtr(b.AllowedMentions)
+	am := ptrOf(b.AllowedMentions)
 	text := content
 	if v2 {
 		text = webhookComponentText(comps)
@@ -409,13 +409,6 @@ func webhookV2Conflicts(problems map[string]string, content, embeds, files, poll
 	if poll {
 		problems["poll"] = msg
 	}
-}
-
-func webhookOptPtr[T any](o wire.Opt[T]) *T {
-	if v, ok := o.Get(); ok {
-		return &v
-	}
-	return nil
 }
 
 func webhookRichEmbeds(in []guildkit.Embed) []guildkit.Embed {
@@ -588,7 +581,7 @@ func (s *Server) editWebhookMessage(c *call) {
 			text = webhookComponentText(m.Components)
 		}
 		if gs := s.guilds[gid]; gs != nil {
-			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, webhookOptPtr(b.AllowedMentions))
+			m.Mentions, m.MentionRoles, m.MentionEveryone = s.buildMentions(gs, text, ptrOf(b.AllowedMentions))
 		}
 	}
 	now := s.now().UTC()
