@@ -357,7 +357,11 @@ function modalComponent(c, guild, fields, label) {
         const n = input.files.length;
         if (n === 0 && !required) return "";
         if (n < lo || n > hi) return "Upload " + (lo === hi ? lo : lo + " to " + hi) + " files (now " + n + ").";
-        for (const f of input.files) if (f.size > 10 << 20) return f.name + " is larger than 10 MiB.";
+        // The files travel base64 in the control API's JSON, which takes
+        // at most 8 MiB: 6 MiB of files in all leaves room for the rest.
+        let total = 0;
+        for (const f of input.files) total += f.size;
+        if (total > 6 << 20) return "Files from this page may total 6 MiB (now " + (total / (1 << 20)).toFixed(1) + " MiB).";
         return "";
       } };
       break;
