@@ -22,9 +22,12 @@ type File struct {
 	// Name's extension, else application/octet-stream.
 	ContentType string
 	// Reader is the content. It is streamed, never buffered whole. An
-	// io.ReadSeeker (such as *os.File) is read from its current offset and
-	// rewound there if the request is retried; a plain io.Reader can be sent
-	// only once, so a call carrying one is never retried. A body of up to
+	// io.ReadSeeker (such as *os.File) is sent from its offset at the call,
+	// and from there again if the request is retried; one that is also an
+	// io.ReaderAt (*os.File, *bytes.Reader) is read with ReadAt, each
+	// attempt on its own, and its offset is left as it is. A plain
+	// io.Reader can be sent only once, so a call carrying one is never
+	// retried. A body of up to
 	// 16 KiB is sent with a Content-Length, a longer one (or one holding a
 	// plain io.Reader) with chunked transfer encoding, which costs no copy
 	// buffer per request (see multipartBody).
@@ -79,6 +82,7 @@ type multipartPart struct {
 	formPart
 	head  []byte // the boundary and the part's header
 	start int64  // where a seekable source starts; -1 for others
+	size  int64  // a seekable source's length from start
 }
 
 // sizedBodyMax is the largest multipart body sent with a Content-Length.
@@ -168,7 +172,7 @@ func newMultipartBody(payload []byte, parts []formPart) (*multipartBody, error) 
 				if err := errors.Join(err1, err2, err3); err != nil {
 					return nil, fmt.Errorf("file %q: %w", p.filename, err)
 				}
-				p.start = start
+				p.start, p.size = start, end-start
 				m.size = addSize(m.size, end-start)
 			} else {
 				m.replayable = false
@@ -190,7 +194,7 @@ func addSize(total, n int64) int64 {
 // called once per attempt (and once more, unread, when the request is made).
 func (m *multipartBody) reader() (io.Reader, error) {
 	for _, p := range m.parts {
-		if p.start >= 0 {
+		if _, at := p.r.(io.ReaderAt); p.start >= 0 && !at {
 			if _, err := p.r.(io.Seeker).Seek(p.start, io.SeekStart); err != nil {
 				return nil, fmt.Errorf("rewinding file %q: %w", p.filename, err)
 			}
@@ -210,6 +214,11 @@ type multipartReader struct {
 	at   int // the piece being read: 2i the head of part i, 2i+1 its content, 2n the closing boundary
 	off  int // how much of an in-memory piece has been read
 	done bool
+	// section reads the current source when it is an io.ReaderAt (an
+	// *os.File, a *bytes.Reader): each attempt reads its own section and
+	// never moves the source's offset, so an earlier attempt that net/http
+	// is still writing cannot mix its reads into this one's.
+	section *io.SectionReader
 }
 
 // sizedMultipartReader is a multipartReader whose length the transport
@@ -229,6 +238,12 @@ func (r *multipartReader) piece() ([]byte, io.Reader) {
 	}
 	if p.r == nil {
 		return p.data, nil
+	}
+	if ra, ok := p.r.(io.ReaderAt); ok && p.start >= 0 {
+		if r.section == nil {
+			r.section = io.NewSectionReader(ra, p.start, p.size)
+		}
+		return nil, r.section
 	}
 	return nil, p.r
 }
@@ -258,7 +273,7 @@ func (r *multipartReader) Read(b []byte) (int, error) {
 
 // next moves to the next piece.
 func (r *multipartReader) next() {
-	r.off = 0
+	r.off, r.section = 0, nil
 	if r.at == 2*len(r.m.parts) {
 		r.done = true
 		return

@@ -258,6 +258,11 @@ func TestMultipartFraming(t *testing.T) {
 			assert.Equal(t, bodies[0], bodies[1], "the retry sends the same body")
 			assert.Equal(t, len(parts)+1, strings.Count(string(bodies[1]), "Content-Disposition"))
 			assert.Equal(t, len(parts), strings.Count(string(bodies[1]), content))
+			// The file was read with ReadAt, each attempt on its own: its
+			// offset is where the caller left it.
+			off, err := f.Seek(0, io.SeekCurrent)
+			require.NoError(t, err)
+			assert.Zero(t, off, "the caller's file offset is left as it is")
 		})
 	}
 }
