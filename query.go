@@ -42,7 +42,7 @@ func queryPlanOf(t reflect.Type) []queryField {
 		name, opts, _ := strings.Cut(f.Tag.Get("url"), ",")
 		ft := f.Type
 		if !f.IsExported() || name == "" || name == "-" || opts != "omitempty" ||
-			ft.Kind() != reflect.Struct || ft.NumField() != 2 || ft.Field(1).Type != reflect.TypeFor[optstate.State]() {
+			!optstate.Is(ft) {
 			ok = false
 			break
 		}

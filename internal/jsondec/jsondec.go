@@ -140,7 +140,6 @@ var (
 var (
 	typeUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
 	typeTextUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
-	typeOptState        = reflect.TypeFor[optstate.State]()
 	typeKept            = reflect.TypeFor[jsonscan.Kept]()
 )
 
@@ -207,7 +206,7 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	switch {
 	case decimals[t] && t.Kind() == reflect.Uint64:
 		c.kind = kindDecimal
-	case isOpt(t):
+	case optstate.Is(t):
 		c.kind, c.value = kindOpt, t.Field(0).Type
 		c.elem = buildCodec(c.value, made)
 	case keepings[t] != nil:
@@ -250,13 +249,6 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 		}
 	}
 	return c
-}
-
-// isOpt reports whether t is a wire.Opt: a struct whose second and last
-// field is an optstate.State (see package optstate).
-func isOpt(t reflect.Type) bool {
-	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(1).Type == typeOptState &&
-		t.PkgPath() == reflect.TypeFor[wire.Opt[int]]().PkgPath()
 }
 
 // structFields fills c.fields for struct type t, or reports false for a

@@ -94,7 +94,6 @@ var (
 	typeTextMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 	typeIsZeroer      = reflect.TypeFor[interface{ IsZero() bool }]()
 	typeSnowflake     = reflect.TypeFor[wire.Snowflake]()
-	typeOptState      = reflect.TypeFor[optstate.State]()
 )
 
 // kindOf returns how a value of type t is written.
@@ -102,8 +101,7 @@ func kindOf(t reflect.Type) kind {
 	switch {
 	case t == typeSnowflake:
 		return kindSnowflake
-	case t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(1).Type == typeOptState &&
-		t.PkgPath() == typeSnowflake.PkgPath():
+	case optstate.Is(t):
 		return kindOpt
 	case t.Implements(typeMarshaler), reflect.PointerTo(t).Implements(typeMarshaler),
 		t.Implements(typeTextMarshaler), reflect.PointerTo(t).Implements(typeTextMarshaler):

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/seed012df1e9/guildkit/internal/optstate"
 	"reflect"
 	"strings"
 )
@@ -46,7 +47,7 @@ func FieldsOfType(t reflect.Type, also ...string) *FieldSet {
 		fs.names, fs.drops = append(fs.names, []byte(name)), append(fs.drops, false)
 	}
 	for _, f := range Fields(t) {
-		isOpt := strings.HasPrefix(f.Type.Name(), "Opt[")
+		isOpt := optstate.Is(f.Type)
 		fs.names = append(fs.names, []byte(f.Name))
 		fs.drops = append(fs.drops, f.Omit && !isOpt)
 	}

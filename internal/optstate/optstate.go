@@ -7,6 +7,8 @@
 // whose second field is a State is an Opt.
 package optstate
 
+import "reflect"
+
 // State says whether an Opt is omitted, null or holds a value.
 type State uint8
 
@@ -16,3 +18,12 @@ const (
 	Null                 // JSON null
 	Value                // a value
 )
+
+// typeState is State's type.
+var typeState = reflect.TypeFor[State]()
+
+// Is reports whether t is a wire.Opt: a struct of two fields whose second
+// is a State. Every package that treats an Opt apart asks this.
+func Is(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.NumField() == 2 && t.Field(1).Type == typeState
+}
