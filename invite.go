@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
 	"strconv"
 	"time"
 
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -644,7 +644,7 @@ func ParseTargetUsersCSV(r io.Reader) iter.Seq2[Snowflake, error] {
 				header = true
 				continue
 			}
-			id, ok := parseDecimal(b)
+			id, ok := jsondec.ParseDecimal(b)
 			if !ok || id == 0 {
 				yield(0, &TargetUsersParseError{Line: line, Text: clip(b), Err: fmt.Errorf("%w: %q", errBadUserID, clip(b))})
 				return
@@ -677,21 +677,3 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// parseDecimal parses an unsigned decimal without allocating.
-func parseDecimal(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 20 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := uint64(c - '0')
-		if v > (math.MaxUint64-d)/10 {
-			return 0, false
-		}
-		v = v*10 + d
-	}
-	return v, true
-}

@@ -632,31 +632,32 @@ func (d *decoder) decimal(i int, v reflect.Value) (int, error) {
 		}
 		digits = b[i:end]
 	}
-	n, err := parseDecimal(digits)
-	if err != nil {
-		return 0, err
+	n, ok := ParseDecimal(digits)
+	if !ok {
+		return 0, errMismatch
 	}
 	v.SetUint(n)
 	return end, nil
 }
 
-// parseDecimal is strconv.ParseUint(string(b), 10, 64) without the string.
-func parseDecimal(b []byte) (uint64, error) {
+// ParseDecimal reads b, the digits of an unsigned decimal of at most 20
+// digits, as a uint64; ok is false when b is empty, holds anything but
+// digits, or overflows.
+func ParseDecimal(b []byte) (v uint64, ok bool) {
 	if len(b) == 0 || len(b) > 20 {
-		return 0, errMismatch
+		return 0, false
 	}
-	var n uint64
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			return 0, errMismatch
+			return 0, false
 		}
 		d := uint64(c - '0')
-		if n > (1<<64-1-d)/10 {
-			return 0, errMismatch
+		if v > (1<<64-1-d)/10 {
+			return 0, false
 		}
-		n = n*10 + d
+		v = v*10 + d
 	}
-	return n, nil
+	return v, true
 }
 
 // setNumber sets v, an integer or a float, to the JSON number raw, as
