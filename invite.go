@@ -676,4 +676,3 @@ func clip(b []byte) string {
 	}
 	return string(b)
 }
-
