@@ -292,7 +292,9 @@ func (e *storeError) Error() string { return "redisstore: " + e.msg }
 
 // unavailable reports whether err means that Redis did not serve the call:
 // it could not be reached, or it refused for its own state. A script or
-// argument error, and the caller giving up, are not.
+// argument error, and the caller giving up, are not. ctx is the caller's
+// context, not the one bounded by the store's timeout: a call that ran out
+// of the store's timeout found Redis silent, and that is unavailable.
 func unavailable(ctx context.Context, err error) bool {
 	var se *storeError
 	if err == nil || ctx.Err() != nil || errors.As(err, &se) {
@@ -591,11 +593,13 @@ func (s *Store) Release(ctx context.Context, r *ratelimit.Reservation) error {
 	if tk.Key == "" {
 		return nil // a global slot only: it stays taken until the window slides
 	}
-	ctx, cancel := s.detach(ctx)
+	dctx, cancel := s.detach(ctx)
 	defer cancel()
 	start := time.Now()
-	err := releaseScript.Run(ctx, s.rdb, []string{tk.Key}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds()).Err()
-	if s.result(ctx, err, start) {
+	err := releaseScript.Run(dctx, s.rdb, []string{tk.Key}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds()).Err()
+	// The call is bounded only by the store's timeout, not by the caller's
+	// context: running out of it means Redis did not answer.
+	if s.result(context.WithoutCancel(ctx), err, start) {
 		return nil // Redis is unavailable: the claim's TTL frees it
 	}
 	return err
@@ -618,11 +622,13 @@ func (s *Store) Observe(ctx context.Context, r *ratelimit.Reservation, o *rateli
 	if !tk.Held && !s.useRedis() {
 		return s.observeLocal(ctx, r, o, true)
 	}
-	ctx, cancel := s.detach(ctx)
+	dctx, cancel := s.detach(ctx)
 	defer cancel()
 	start := time.Now()
-	err := s.observeRedis(ctx, r, tk, o)
-	if s.result(ctx, err, start) {
+	err := s.observeRedis(dctx, r, tk, o)
+	// The call is bounded only by the store's timeout, not by the caller's
+	// context: running out of it means Redis did not answer.
+	if s.result(context.WithoutCancel(ctx), err, start) {
 		if lt != nil {
 			return nil // the fallback has seen the answer
 		}
@@ -763,11 +769,11 @@ func (s *Store) InvalidRequests(ctx context.Context, token string) (int, error) 
 	if s.Down() != nil {
 		return s.local.InvalidRequests(ctx, token)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
+	tctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	defer cancel()
 	carry := s.takeCarry(token)
 	start := time.Now()
-	n, err := invalidScript.Run(ctx, s.rdb, []string{prefix(token) + ":inv"}, carry).Int()
+	n, err := invalidScript.Run(tctx, s.rdb, []string{prefix(token) + ":inv"}, carry).Int()
 	if err != nil {
 		s.giveCarry(token, carry)
 	}
