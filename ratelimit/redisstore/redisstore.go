@@ -150,8 +150,11 @@ type Store struct {
 	// names the bucket key a script is given.
 	ids map[string]string
 	// windows holds, for each bucket the fallback sent in, when its window
-	// ends: until then the bucket is held to its share on the way back.
-	windows map[string]time.Time
+	// ends: until then the bucket is held to its share on the way back. It
+	// holds at most maxWindows; nextSweep is when its ended windows may be
+	// swept again.
+	windows   map[string]time.Time
+	nextSweep time.Time
 	// carry counts, per token, the invalid requests the fallback counted
 	// that Redis has not been told of.
 	carry map[string]int
@@ -160,6 +163,15 @@ type Store struct {
 // maxIDs bounds the route → bucket id map: past it, the map starts over
 // (a route's id is then learned again from Redis, at one more round trip).
 const maxIDs = 4096
+
+// maxWindows bounds the buckets the fallback remembers sending in: past
+// it, ended windows are swept (at most once every sweepEvery) and, while
+// it stays full, a further bucket is not held to its share on the way back
+// (Redis alone keeps its limit).
+const (
+	maxWindows = 4096
+	sweepEvery = time.Second
+)
 
 // New returns a Store keeping its state in rdb (a single node, a Sentinel
 // failover client or a Cluster client). It adds a hook to rdb that notes
@@ -689,16 +701,25 @@ func (s *Store) observeLocal(ctx context.Context, r *ratelimit.Reservation, o *r
 		return err
 	}
 	key := windowKey(r)
-	if end.After(s.windows[key]) {
-		if len(s.windows) >= maxIDs {
-			for k, e := range s.windows {
-				if !now.Before(e) {
-					delete(s.windows, k)
-				}
+	old, ok := s.windows[key]
+	if !end.After(old) {
+		return err
+	}
+	if !ok && len(s.windows) >= maxWindows {
+		if now.Before(s.nextSweep) {
+			return err
+		}
+		s.nextSweep = now.Add(sweepEvery)
+		for k, e := range s.windows {
+			if !now.Before(e) {
+				delete(s.windows, k)
 			}
 		}
-		s.windows[key] = end
+		if len(s.windows) >= maxWindows {
+			return err
+		}
 	}
+	s.windows[key] = end
 	return err
 }
 

@@ -361,3 +361,36 @@ func TestWaitOnTheWayBackTakesNoGlobalSlot(t *testing.T) {
 	require.NoError(t, store.Release(ctx, r))
 	assert.Equal(t, int64(1), entries(), "Release keeps the entry: the request may have been sent")
 }
+
+// TestFallbackWindowsBounded: the buckets the fallback remembers sending in
+// (held to their share on the way back) are bounded, however many buckets
+// it sends in during an outage.
+func TestFallbackWindowsBounded(t *testing.T) {
+	rdb := newClient("127.0.0.1:" + strconv.Itoa(freePort(t))) // nothing listens: an outage
+	t.Cleanup(func() { rdb.Close() })
+	store := redisstore.New(rdb, redisstore.Options{RetryInterval: time.Hour})
+	ctx := context.Background()
+	tok := ratelimit.TokenHash("Bot many buckets")
+	r := &ratelimit.Reservation{Token: tok}
+	require.NoError(t, store.Reserve(ctx, r))
+	require.True(t, r.Fallback)
+	major := 0
+	send := func(n int, reset time.Duration) {
+		t.Helper()
+		for range n {
+			major++
+			r := &ratelimit.Reservation{Token: tok, Method: "GET", Route: "/channels/{channel.id}", Major: strconv.Itoa(major)}
+			require.NoError(t, store.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: 5, Remaining: 4, ResetAfter: reset, HasReset: true}))
+		}
+	}
+	// Windows that end soon fill the bound; once they ended, the next
+	// bucket sweeps them.
+	send(redisstore.MaxWindows, 20*time.Millisecond)
+	require.Equal(t, redisstore.MaxWindows, store.Windows())
+	time.Sleep(50 * time.Millisecond)
+	send(500, time.Minute)
+	assert.Equal(t, 500, store.Windows(), "the ended windows were swept")
+	// Windows that have not ended stay; the bound holds.
+	send(redisstore.MaxWindows+500, time.Minute)
+	assert.Equal(t, redisstore.MaxWindows, store.Windows(), "held at the bound")
+}
