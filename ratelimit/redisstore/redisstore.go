@@ -538,7 +538,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 		}
 		v, err := reserveScript.Run(ctx, s.rdb, keys,
 			b2i(route != ""), guess, r.Global.Limit, r.Global.Window.Microseconds(),
-			s.o.ClaimTTL.Milliseconds(), s.o.IdleTTL.Milliseconds(), s.o.PollInterval.Milliseconds()).Slice()
+			s.o.ClaimTTL.Milliseconds(), s.o.IdleTTL.Milliseconds(), s.o.PollInterval.Milliseconds(), b2i(r.NoGlobalPause)).Slice()
 		if err != nil {
 			return err
 		}

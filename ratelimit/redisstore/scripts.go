@@ -47,7 +47,7 @@ end
 // and last are any of the others: the script does not touch them.
 // ARGV: route (0/1), the id the bucket key names ("" for the route's key),
 // global limit, global window (µs), claim TTL (ms), idle TTL (ms), poll
-// (ms).
+// (ms), exempt from the global pause (0/1).
 // Returns {taken (1; 0 wait; 2 ask again with the bucket key of the id
 // returned), wait µs, global, pending, bucket id, claim, gen, global
 // entry}.
@@ -55,7 +55,8 @@ var reserveScript = redis.NewScript(common + `
 local route, guess = ARGV[1] == '1', ARGV[2]
 local glimit, gwindow = tonumber(ARGV[3]), tonumber(ARGV[4])
 local claimTTL, idle, poll = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local pause = num(redis.call('GET', KEYS[2]))
+local pause = 0
+if ARGV[8] ~= '1' then pause = num(redis.call('GET', KEYS[2])) end
 if pause > now then
   return {0, (pause - now) * 1000, 1, 0, '', 0, 0, 0}
 end
