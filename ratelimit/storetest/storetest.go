@@ -276,9 +276,21 @@ func testUnreserved(t *testing.T, s ratelimit.Store, tok string) {
 	assert.Greater(t, r.Wait, 2*time.Second, "until the answer's reset")
 	assert.False(t, r.Pending, "known: no discovery to wait for")
 	assert.Equal(t, "u", r.Bucket)
-	// Nor did it take a slot of another major parameter.
+	// Nor did it take a slot of another major parameter: "6" is a new
+	// bucket of the route's id, its claim free, and free again once
+	// released.
 	other := reserve(t, s, res(tok, route, "6"))
 	assert.Zero(t, other.Wait)
+	assert.True(t, other.Ticket.Claim)
+	assert.Equal(t, "u", other.Bucket, "the route's bucket id, learned from the answer")
+	require.NoError(t, s.Release(ctx, other))
+	other = reserve(t, s, res(tok, route, "6"))
+	require.Zero(t, other.Wait, "the released claim is free")
+	assert.True(t, other.Ticket.Claim)
+	observe(t, s, other, limited("u", 2, 1, 3*time.Second))
+	other = reserve(t, s, res(tok, route, "6"))
+	assert.Zero(t, other.Wait, "one left, as the answer on \"6\" said: the answer on \"5\" took nothing here")
+	assert.Equal(t, "u", other.Bucket)
 	require.NoError(t, s.Release(ctx, other))
 }
 
