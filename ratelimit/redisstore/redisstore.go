@@ -59,7 +59,8 @@
 // client above and 2.9s with go-redis's defaults, against 1.0s while Redis
 // served, and 1.0s after Redis came back. A bucket the fallback sent in
 // stays held to its share until the window it sent in ends, though Redis
-// is back: Redis has not seen those sends. Invalid requests counted during
+// is back: Redis has not seen those sends (the store remembers up to 4096
+// such buckets). Invalid requests counted during
 // the outage are added to Redis's count when it is back.
 package redisstore
 
