@@ -60,8 +60,8 @@
 // served, and 1.0s after Redis came back. A bucket the fallback sent in
 // stays held to its share until the window it sent in ends, though Redis
 // is back: Redis has not seen those sends (the store remembers up to 4096
-// such buckets). Invalid requests counted during
-// the outage are added to Redis's count when it is back.
+// such buckets). Invalid requests counted during the outage are added to
+// Redis's count when it is back.
 package redisstore
 
 import (
