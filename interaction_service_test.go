@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -309,6 +310,35 @@ func TestInteractionRoutesNotHeldByGlobalLimit(t *testing.T) {
 	defer cancelShort()
 	_, err = s.c.Guilds.Get(short, s.ch.GuildID, nil)
 	require.Error(t, err)
+}
+
+// TestInteractionRoutesNotHeldByGlobalPause: right after a global 429 on an
+// ordinary route, an interaction callback (due within 3 seconds) is sent at
+// once; other calls wait out the pause.
+func TestInteractionRoutesNotHeldByGlobalPause(t *testing.T) {
+	t.Parallel()
+	s := newInteractionSetup(t, guildkit.WithRetry(0, 0, 0))
+	s.srv.InjectGlobalLimit(10 * time.Second)
+	_, err := s.c.Guilds.Get(t.Context(), s.ch.GuildID, nil)
+	var apiErr *guildkit.APIError
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, http.StatusTooManyRequests, apiErr.Status)
+	require.Equal(t, 1, s.srv.GlobalRateLimited())
+
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	_, err = s.c.Interactions.CreateResponse(ctx, 1, "tok", guildkit.DeferredUpdateResponse(), nil)
+	require.ErrorAs(t, err, &apiErr, "the callback reached the server instead of waiting out the global pause")
+	assert.Equal(t, http.StatusNotFound, apiErr.Status)
+	_, err = s.c.Interactions.GetOriginalResponse(ctx, s.srv.Application().ID, "tok")
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusNotFound, apiErr.Status)
+
+	// A guild call is still held by the pause: it would outlast the deadline.
+	_, err = s.c.Guilds.Get(ctx, s.ch.GuildID, nil)
+	require.Error(t, err)
+	assert.False(t, errors.As(err, &apiErr), "refused before it was sent: %v", err)
+	assert.Equal(t, 1, s.srv.GlobalRateLimited())
 }
 
 // TestDeliveredInteractionShape: the delivered JSON has every field of the

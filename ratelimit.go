@@ -221,7 +221,7 @@ func (c *Client) withRateLimits(hc *http.Client, cfg rateLimitConfig) *http.Clie
 		case ratelimit.EventStoreError:
 			kind = RateLimitStoreError
 			c.logger.LogAttrs(context.Background(), slog.LevelWarn,
-				"guildkit: rate-limit store failed to record an answer; told at most once every 10s",
+				"guildkit: rate-limit store failed to record an answer or give back a slot; told at most once every 10s",
 				slog.String("error", errString(e.Err)))
 		}
 		if f != nil {

@@ -549,7 +549,9 @@ func majorParam(route, path string) string {
 }
 
 // isInteractionRoute reports whether route answers an interaction: the
-// reference platform does not count these against the global rate limit.
+// reference platform does not count these against the global rate limit,
+// and they are not held by the global pause after a global 429 either (an
+// answer is due within 3 seconds).
 func isInteractionRoute(route string) bool {
 	return hasRoutePrefix(route, "/interactions/{interaction.id}/{interaction.token}") ||
 		hasRoutePrefix(route, "/webhooks/{application.id}/{interaction.token}")

@@ -322,7 +322,7 @@ func (m *MemoryStore) Reserve(_ context.Context, r *Reservation) error {
 	now := time.Now()
 	m.sweep(now)
 	ts := m.token(r.Token)
-	if now.Before(ts.pauseUntil) {
+	if !r.NoGlobalPause && now.Before(ts.pauseUntil) {
 		r.Wait, r.GlobalWait = ts.pauseUntil.Sub(now), true
 		return nil
 	}

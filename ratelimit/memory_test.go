@@ -83,7 +83,8 @@ func TestMemoryStoreConformance(t *testing.T) {
 
 // TestMemoryBucketShare: with a BucketShare, a bucket admits at most that
 // share of its limit in each window (at least one), whatever the answers
-// say is left, and a slot given back counts no more.
+// say is left; a slot given back counts no more, nor does an answer to a
+// request the store did not reserve for (another process's send).
 func TestMemoryBucketShare(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -98,31 +99,42 @@ func TestMemoryBucketShare(t *testing.T) {
 		res := func() *ratelimit.Reservation {
 			return &ratelimit.Reservation{Token: "t", Method: "GET", Route: "/x/{a}", Major: "1"}
 		}
-		// The discovery claim is the first send of the first window.
+		// The discovery claim is the first send of the first window, which
+		// the answer makes 500ms long: far more than the sends take.
+		const window = 500 * time.Millisecond
 		r := res()
 		require.NoError(t, m.Reserve(ctx, r))
 		require.True(t, r.Ticket.Claim)
-		require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - 1, ResetAfter: 200 * time.Millisecond, HasReset: true}))
+		require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - 1, ResetAfter: window, HasReset: true}))
 		sent := 1
 		for range tc.limit {
 			r := res()
 			require.NoError(t, m.Reserve(ctx, r))
 			if r.Wait > 0 {
 				assert.False(t, r.Pending)
-				assert.LessOrEqual(t, r.Wait, 200*time.Millisecond, "waits for the window's end")
+				assert.LessOrEqual(t, r.Wait, window, "waits for the window's end")
 				break
 			}
 			sent++
-			require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - sent, ResetAfter: 150 * time.Millisecond, HasReset: true}))
+			require.NoError(t, m.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit - sent, ResetAfter: window - 50*time.Millisecond, HasReset: true}))
 		}
 		assert.Equal(t, tc.want, sent, "limit %d, share %v: first window", tc.limit, tc.share)
 
-		time.Sleep(210 * time.Millisecond)
-		// A new window: the share again; a released slot is free again.
-		r = res()
-		require.NoError(t, m.Reserve(ctx, r))
-		require.Zero(t, r.Wait)
+		// A new window, once the store says so: the share again; a released
+		// slot is free again.
+		deadline := time.Now().Add(5 * time.Second)
+		for r = res(); ; {
+			require.NoError(t, m.Reserve(ctx, r))
+			if r.Wait == 0 {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "the window never ended")
+			time.Sleep(r.Wait)
+		}
 		require.NoError(t, m.Release(ctx, r))
+		// An answer to a request this store did not reserve for tells of the
+		// bucket, but is not one of this store's sends: the share is whole.
+		require.NoError(t, m.Observe(ctx, res(), &ratelimit.Observation{Status: 200, Limited: true, Limit: tc.limit, Remaining: tc.limit, ResetAfter: window, HasReset: true}))
 		var held []*ratelimit.Reservation
 		for range tc.limit + 1 {
 			r := res()

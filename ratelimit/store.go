@@ -71,8 +71,12 @@ type Reservation struct {
 	// webhook id and [SecretHash] of its token).
 	Major string
 	// Global is the global limit to keep; a zero Limit keeps none (the global
-	// pause still applies).
+	// pause still applies unless NoGlobalPause).
 	Global GlobalLimit
+	// NoGlobalPause exempts the request from the global pause after a global
+	// 429: interaction routes, which the reference platform does not hold to
+	// the global limit, and whose answers are due within 3 seconds.
+	NoGlobalPause bool
 
 	// Wait is 0 when a slot was taken; otherwise how long to wait before
 	// calling Reserve again.

@@ -216,6 +216,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if info.NoGlobal {
 			info.res.Global = shared.GlobalLimit{}
+			info.res.NoGlobalPause = true
 		}
 		info.ready = true
 	}

@@ -59,8 +59,9 @@
 // client above and 2.9s with go-redis's defaults, against 1.0s while Redis
 // served, and 1.0s after Redis came back. A bucket the fallback sent in
 // stays held to its share until the window it sent in ends, though Redis
-// is back: Redis has not seen those sends. Invalid requests counted during
-// the outage are added to Redis's count when it is back.
+// is back: Redis has not seen those sends (the store remembers up to 4096
+// such buckets). Invalid requests counted during the outage are added to
+// Redis's count when it is back.
 package redisstore
 
 import (
@@ -150,8 +151,11 @@ type Store struct {
 	// names the bucket key a script is given.
 	ids map[string]string
 	// windows holds, for each bucket the fallback sent in, when its window
-	// ends: until then the bucket is held to its share on the way back.
-	windows map[string]time.Time
+	// ends: until then the bucket is held to its share on the way back. It
+	// holds at most maxWindows; nextSweep is when its ended windows may be
+	// swept again.
+	windows   map[string]time.Time
+	nextSweep time.Time
 	// carry counts, per token, the invalid requests the fallback counted
 	// that Redis has not been told of.
 	carry map[string]int
@@ -160,6 +164,15 @@ type Store struct {
 // maxIDs bounds the route → bucket id map: past it, the map starts over
 // (a route's id is then learned again from Redis, at one more round trip).
 const maxIDs = 4096
+
+// maxWindows bounds the buckets the fallback remembers sending in: past
+// it, ended windows are swept (at most once every sweepEvery) and, while
+// it stays full, a further bucket is not held to its share on the way back
+// (Redis alone keeps its limit).
+const (
+	maxWindows = 4096
+	sweepEvery = time.Second
+)
 
 // New returns a Store keeping its state in rdb (a single node, a Sentinel
 // failover client or a Cluster client). It adds a hook to rdb that notes
@@ -292,7 +305,9 @@ func (e *storeError) Error() string { return "redisstore: " + e.msg }
 
 // unavailable reports whether err means that Redis did not serve the call:
 // it could not be reached, or it refused for its own state. A script or
-// argument error, and the caller giving up, are not.
+// argument error, and the caller giving up, are not. ctx is the caller's
+// context, not the one bounded by the store's timeout: a call that ran out
+// of the store's timeout found Redis silent, and that is unavailable.
 func unavailable(ctx context.Context, err error) bool {
 	var se *storeError
 	if err == nil || ctx.Err() != nil || errors.As(err, &se) {
@@ -429,7 +444,7 @@ func (s *Store) Reserve(ctx context.Context, r *ratelimit.Reservation) error {
 				return err
 			}
 			if wait := s.handover(r.Global, false); wait > 0 {
-				_ = s.Release(ctx, r)
+				_ = s.giveBack(ctx, r)
 				r.Wait, r.GlobalWait = wait, true
 				return nil
 			}
@@ -461,11 +476,11 @@ func (s *Store) keepShare(ctx context.Context, r *ratelimit.Reservation) error {
 	lr := *r
 	lr.Global = ratelimit.GlobalLimit{} // Redis keeps the global limit
 	if err := s.local.Reserve(ctx, &lr); err != nil {
-		_ = s.Release(ctx, r)
+		_ = s.giveBack(ctx, r)
 		return err
 	}
 	if lr.Wait > 0 {
-		_ = s.Release(ctx, r)
+		_ = s.giveBack(ctx, r)
 		r.Wait, r.Pending, r.Wake = lr.Wait, lr.Pending, lr.Wake
 		return nil
 	}
@@ -524,7 +539,7 @@ func (s *Store) reserveRedis(ctx context.Context, r *ratelimit.Reservation) erro
 		}
 		v, err := reserveScript.Run(ctx, s.rdb, keys,
 			b2i(route != ""), guess, r.Global.Limit, r.Global.Window.Microseconds(),
-			s.o.ClaimTTL.Milliseconds(), s.o.IdleTTL.Milliseconds(), s.o.PollInterval.Milliseconds()).Slice()
+			s.o.ClaimTTL.Milliseconds(), s.o.IdleTTL.Milliseconds(), s.o.PollInterval.Milliseconds(), b2i(r.NoGlobalPause)).Slice()
 		if err != nil {
 			return err
 		}
@@ -573,8 +588,21 @@ func (s *Store) detach(ctx context.Context) (context.Context, context.CancelFunc
 	return context.WithTimeout(context.WithoutCancel(ctx), s.o.Timeout)
 }
 
-// Release implements [ratelimit.Store].
+// Release implements [ratelimit.Store]. A slot in the global window stays
+// taken until the window slides past it, as in [ratelimit.MemoryStore]:
+// the request may have reached the service.
 func (s *Store) Release(ctx context.Context, r *ratelimit.Reservation) error {
+	return s.release(ctx, r, false)
+}
+
+// giveBack is Release for a reservation the store itself turned into a wait
+// (the hand-over window, or a bucket's share on the way back): the request
+// was never sent, so its entry in the global window is removed too.
+func (s *Store) giveBack(ctx context.Context, r *ratelimit.Reservation) error {
+	return s.release(ctx, r, true)
+}
+
+func (s *Store) release(ctx context.Context, r *ratelimit.Reservation, unsent bool) error {
 	tk := r.Ticket
 	if !tk.Held {
 		return nil
@@ -588,14 +616,25 @@ func (s *Store) Release(ctx context.Context, r *ratelimit.Reservation) error {
 			return err
 		}
 	}
-	if tk.Key == "" {
+	slot := int64(0)
+	if unsent {
+		slot = tk.Slot
+	}
+	if tk.Key == "" && slot == 0 {
 		return nil // a global slot only: it stays taken until the window slides
 	}
-	ctx, cancel := s.detach(ctx)
+	gl := prefix(r.Token) + ":gl"
+	bkey := tk.Key
+	if bkey == "" {
+		bkey = gl
+	}
+	dctx, cancel := s.detach(ctx)
 	defer cancel()
 	start := time.Now()
-	err := releaseScript.Run(ctx, s.rdb, []string{tk.Key}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds()).Err()
-	if s.result(ctx, err, start) {
+	err := releaseScript.Run(dctx, s.rdb, []string{bkey, gl}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds(), b2i(tk.Key != ""), slot).Err()
+	// The call is bounded only by the store's timeout, not by the caller's
+	// context: running out of it means Redis did not answer.
+	if s.result(context.WithoutCancel(ctx), err, start) {
 		return nil // Redis is unavailable: the claim's TTL frees it
 	}
 	return err
@@ -618,11 +657,13 @@ func (s *Store) Observe(ctx context.Context, r *ratelimit.Reservation, o *rateli
 	if !tk.Held && !s.useRedis() {
 		return s.observeLocal(ctx, r, o, true)
 	}
-	ctx, cancel := s.detach(ctx)
+	dctx, cancel := s.detach(ctx)
 	defer cancel()
 	start := time.Now()
-	err := s.observeRedis(ctx, r, tk, o)
-	if s.result(ctx, err, start) {
+	err := s.observeRedis(dctx, r, tk, o)
+	// The call is bounded only by the store's timeout, not by the caller's
+	// context: running out of it means Redis did not answer.
+	if s.result(context.WithoutCancel(ctx), err, start) {
 		if lt != nil {
 			return nil // the fallback has seen the answer
 		}
@@ -661,16 +702,25 @@ func (s *Store) observeLocal(ctx context.Context, r *ratelimit.Reservation, o *r
 		return err
 	}
 	key := windowKey(r)
-	if end.After(s.windows[key]) {
-		if len(s.windows) >= maxIDs {
-			for k, e := range s.windows {
-				if !now.Before(e) {
-					delete(s.windows, k)
-				}
+	old, ok := s.windows[key]
+	if !end.After(old) {
+		return err
+	}
+	if !ok && len(s.windows) >= maxWindows {
+		if now.Before(s.nextSweep) {
+			return err
+		}
+		s.nextSweep = now.Add(sweepEvery)
+		for k, e := range s.windows {
+			if !now.Before(e) {
+				delete(s.windows, k)
 			}
 		}
-		s.windows[key] = end
+		if len(s.windows) >= maxWindows {
+			return err
+		}
 	}
+	s.windows[key] = end
 	return err
 }
 
@@ -763,11 +813,11 @@ func (s *Store) InvalidRequests(ctx context.Context, token string) (int, error) 
 	if s.Down() != nil {
 		return s.local.InvalidRequests(ctx, token)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
+	tctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	defer cancel()
 	carry := s.takeCarry(token)
 	start := time.Now()
-	n, err := invalidScript.Run(ctx, s.rdb, []string{prefix(token) + ":inv"}, carry).Int()
+	n, err := invalidScript.Run(tctx, s.rdb, []string{prefix(token) + ":inv"}, carry).Int()
 	if err != nil {
 		s.giveCarry(token, carry)
 	}

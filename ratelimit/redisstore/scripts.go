@@ -47,7 +47,7 @@ end
 // and last are any of the others: the script does not touch them.
 // ARGV: route (0/1), the id the bucket key names ("" for the route's key),
 // global limit, global window (µs), claim TTL (ms), idle TTL (ms), poll
-// (ms).
+// (ms), exempt from the global pause (0/1).
 // Returns {taken (1; 0 wait; 2 ask again with the bucket key of the id
 // returned), wait µs, global, pending, bucket id, claim, gen, global
 // entry}.
@@ -55,7 +55,8 @@ var reserveScript = redis.NewScript(common + `
 local route, guess = ARGV[1] == '1', ARGV[2]
 local glimit, gwindow = tonumber(ARGV[3]), tonumber(ARGV[4])
 local claimTTL, idle, poll = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local pause = num(redis.call('GET', KEYS[2]))
+local pause = 0
+if ARGV[8] ~= '1' then pause = num(redis.call('GET', KEYS[2])) end
 if pause > now then
   return {0, (pause - now) * 1000, 1, 0, '', 0, 0, 0}
 end
@@ -119,11 +120,16 @@ end
 return {1, 0, 0, 0, id, claim, b and b.g or 0, seq}
 `)
 
-// releaseScript gives back a slot or claim not used.
+// releaseScript gives back a slot or claim not used and, for a request
+// known not to have been sent, its entry in the global window.
 //
-// KEYS: bucket key. ARGV: gen, claim (0/1), idle TTL (ms).
+// KEYS: bucket key (for a request without a route, the global log key: the
+// script does not touch it), global log key. ARGV: gen, claim (0/1), idle
+// TTL (ms), bucket (0/1: a bucket slot is held), global entry (0: none, or
+// the entry is kept).
 var releaseScript = redis.NewScript(common + `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[2], ARGV[5]) end
+if ARGV[4] ~= '1' or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local b = load(KEYS[1])
 if ARGV[2] == '1' then
   if b.d ~= 1 then b.cl = 0 end

@@ -293,3 +293,104 @@ func TestBucketKeyAskedAgain(t *testing.T) {
 	require.NoError(t, a.Reserve(ctx, r2))
 	assert.Positive(t, r2.Wait, "and only one")
 }
+
+// TestWaitOnTheWayBackTakesNoGlobalSlot: on the way back from an outage a
+// request the hand-over window or a bucket's share makes wait was never
+// sent, so it leaves no entry in Redis's global window (each one used to
+// burn a slot of the token's global limit).
+func TestWaitOnTheWayBackTakesNoGlobalSlot(t *testing.T) {
+	rs := startRedis(t)
+	rdb := rs.client(t)
+	store := redisstore.New(rdb, redisstore.Options{RetryInterval: 50 * time.Millisecond})
+	ctx := context.Background()
+	tok := ratelimit.TokenHash("Bot way back")
+	gl := ratelimit.GlobalLimit{Limit: 20, Window: time.Second}
+	res := func(route string) *ratelimit.Reservation {
+		return &ratelimit.Reservation{Token: tok, Method: "GET", Route: route, Major: "1", Global: gl}
+	}
+	entries := func() int64 {
+		n, err := rdb.ZCard(ctx, "{gk:"+tok+"}:gl").Result()
+		require.NoError(t, err)
+		return n
+	}
+
+	rs.stop(t)
+	r := res("/guilds/{guild.id}")
+	for {
+		require.NoError(t, store.Reserve(ctx, r))
+		require.True(t, r.Fallback)
+		if r.Wait == 0 {
+			break
+		}
+		time.Sleep(r.Wait) // the hand-over window on the way down
+	}
+	sentAt := time.Now()
+	// The fallback sends in the bucket: a quarter of 4 is its share.
+	require.NoError(t, store.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: 4, Remaining: 3, ResetAfter: 5 * time.Second, HasReset: true}))
+
+	rs.start(t)
+	waitFor(t, "the store back on Redis", func() bool {
+		r := &ratelimit.Reservation{Token: tok} // no route, no global limit
+		require.NoError(t, store.Reserve(ctx, r))
+		return !r.Fallback
+	})
+	require.Less(t, time.Since(sentAt), gl.Window/2, "still in the hand-over window")
+	for range 5 {
+		r := res("/channels/{channel.id}")
+		require.NoError(t, store.Reserve(ctx, r))
+		require.False(t, r.Fallback)
+		require.True(t, r.GlobalWait, "the hand-over window")
+		require.False(t, r.Ticket.Held)
+	}
+	assert.Zero(t, entries(), "the waits in the hand-over window took no global slot")
+
+	time.Sleep(time.Until(sentAt.Add(gl.Window + 20*time.Millisecond)))
+	for range 3 {
+		r := res("/guilds/{guild.id}")
+		require.NoError(t, store.Reserve(ctx, r))
+		require.Positive(t, r.Wait, "the bucket's share is used")
+		require.False(t, r.GlobalWait)
+		require.False(t, r.Ticket.Held)
+	}
+	assert.Zero(t, entries(), "the waits for the bucket's share took no global slot")
+	// A request Redis admits takes its slot.
+	r = res("/channels/{channel.id}")
+	require.NoError(t, store.Reserve(ctx, r))
+	require.Zero(t, r.Wait)
+	assert.Equal(t, int64(1), entries())
+	require.NoError(t, store.Release(ctx, r))
+	assert.Equal(t, int64(1), entries(), "Release keeps the entry: the request may have been sent")
+}
+
+// TestFallbackWindowsBounded: the buckets the fallback remembers sending in
+// (held to their share on the way back) are bounded, however many buckets
+// it sends in during an outage.
+func TestFallbackWindowsBounded(t *testing.T) {
+	rdb := newClient("127.0.0.1:" + strconv.Itoa(freePort(t))) // nothing listens: an outage
+	t.Cleanup(func() { rdb.Close() })
+	store := redisstore.New(rdb, redisstore.Options{RetryInterval: time.Hour})
+	ctx := context.Background()
+	tok := ratelimit.TokenHash("Bot many buckets")
+	r := &ratelimit.Reservation{Token: tok}
+	require.NoError(t, store.Reserve(ctx, r))
+	require.True(t, r.Fallback)
+	major := 0
+	send := func(n int, reset time.Duration) {
+		t.Helper()
+		for range n {
+			major++
+			r := &ratelimit.Reservation{Token: tok, Method: "GET", Route: "/channels/{channel.id}", Major: strconv.Itoa(major)}
+			require.NoError(t, store.Observe(ctx, r, &ratelimit.Observation{Status: 200, Limited: true, Limit: 5, Remaining: 4, ResetAfter: reset, HasReset: true}))
+		}
+	}
+	// Windows that end soon fill the bound; once they ended, the next
+	// bucket sweeps them.
+	send(redisstore.MaxWindows, 20*time.Millisecond)
+	require.Equal(t, redisstore.MaxWindows, store.Windows())
+	time.Sleep(50 * time.Millisecond)
+	send(500, time.Minute)
+	assert.Equal(t, 500, store.Windows(), "the ended windows were swept")
+	// Windows that have not ended stay; the bound holds.
+	send(redisstore.MaxWindows+500, time.Minute)
+	assert.Equal(t, redisstore.MaxWindows, store.Windows(), "held at the bound")
+}

@@ -1,7 +1,7 @@
 // Package storetest checks that a [ratelimit.Store] behaves as the package
 // ratelimit says: window roll-over, the merge of concurrent observations,
 // the discovery claim and its expiry, an answer not reserved for, the
-// global pause and limit, shared 429s, the count of invalid requests, atomic reservations, and keys that
+// global pause and limit, the exemption from the pause, shared 429s, the count of invalid requests, atomic reservations, and keys that
 // name no token and all expire.
 //
 // A store's tests call [Run] with a function that makes a store:
@@ -76,6 +76,7 @@ func Run(t *testing.T, newStore func(t *testing.T, cfg Config) ratelimit.Store) 
 		{"AtomicGlobal", testAtomicGlobal},
 		{"SlowAnswerKeepsItsPlace", testSlowAnswer},
 		{"GlobalPause", testGlobalPause},
+		{"NoGlobalPause", testNoGlobalPause},
 		{"SharedScope429", testSharedScope},
 		{"InvalidRequests", testInvalid},
 		{"Unlimited", testUnlimited},
@@ -275,9 +276,21 @@ func testUnreserved(t *testing.T, s ratelimit.Store, tok string) {
 	assert.Greater(t, r.Wait, 2*time.Second, "until the answer's reset")
 	assert.False(t, r.Pending, "known: no discovery to wait for")
 	assert.Equal(t, "u", r.Bucket)
-	// Nor did it take a slot of another major parameter.
+	// Nor did it take a slot of another major parameter: "6" is a new
+	// bucket of the route's id, its claim free, and free again once
+	// released.
 	other := reserve(t, s, res(tok, route, "6"))
 	assert.Zero(t, other.Wait)
+	assert.True(t, other.Ticket.Claim)
+	assert.Equal(t, "u", other.Bucket, "the route's bucket id, learned from the answer")
+	require.NoError(t, s.Release(ctx, other))
+	other = reserve(t, s, res(tok, route, "6"))
+	require.Zero(t, other.Wait, "the released claim is free")
+	assert.True(t, other.Ticket.Claim)
+	observe(t, s, other, limited("u", 2, 1, 3*time.Second))
+	other = reserve(t, s, res(tok, route, "6"))
+	assert.Zero(t, other.Wait, "one left, as the answer on \"6\" said: the answer on \"5\" took nothing here")
+	assert.Equal(t, "u", other.Bucket)
 	require.NoError(t, s.Release(ctx, other))
 }
 
@@ -377,6 +390,38 @@ func testGlobalPause(t *testing.T, s ratelimit.Store, tok string) {
 	o := reserve(t, s, res(tok, "", ""))
 	assert.Zero(t, o.Wait, "the pause ends")
 	require.NoError(t, s.Release(ctx, o))
+}
+
+func testNoGlobalPause(t *testing.T, s ratelimit.Store, tok string) {
+	r := reserve(t, s, res(tok, "/guilds/{guild.id}", "1"))
+	require.Zero(t, r.Wait)
+	observe(t, s, r, ratelimit.Observation{Status: 429, Global: true, Scope: "global", RetryAfter: 5 * time.Second})
+	paused := reserve(t, s, res(tok, "/interactions/{interaction.id}/{interaction.token}/callback", "7"))
+	assert.True(t, paused.GlobalWait, "without the exemption the request pauses")
+	assert.False(t, paused.Ticket.Held)
+	// An exempt request is sent at once, with and without a route, and
+	// still keeps its bucket.
+	route := "/interactions/{interaction.id}/{interaction.token}/callback"
+	for _, rt := range []string{route, ""} {
+		e := res(tok, rt, "7")
+		e.NoGlobalPause = true
+		reserve(t, s, e)
+		assert.Zero(t, e.Wait, "exempt from the global pause: %q", rt)
+		require.True(t, e.Ticket.Held)
+		if rt == "" {
+			require.NoError(t, s.Release(ctx, e))
+			continue
+		}
+		observe(t, s, e, limited("ix", 1, 0, 5*time.Second))
+	}
+	e := res(tok, route, "7")
+	e.NoGlobalPause = true
+	reserve(t, s, e)
+	assert.Positive(t, e.Wait, "its bucket still applies")
+	assert.False(t, e.GlobalWait)
+	// The pause still holds the others.
+	o := reserve(t, s, res(tok, "", ""))
+	assert.True(t, o.GlobalWait)
 }
 
 func testSharedScope(t *testing.T, s ratelimit.Store, tok string) {
