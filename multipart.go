@@ -23,8 +23,8 @@ type File struct {
 	ContentType string
 	// Reader is the content. It is streamed, never buffered whole. An
 	// io.ReadSeeker (such as *os.File) is sent from its offset at the call,
-	// and from there again if the request is retried; one that is also an
-	// io.ReaderAt (*os.File, *bytes.Reader) is read with ReadAt, each
+	// and from there again if the request is retried; an *os.File (any
+	// io.ReaderAt but the in-memory readers) is read with ReadAt, each
 	// attempt on its own, and its offset is left as it is. A plain
 	// io.Reader can be sent only once, so a call carrying one is never
 	// retried. A body of up to
@@ -193,8 +193,9 @@ func addSize(total, n int64) int64 {
 // reader returns the body from its start, rewinding seekable sources. It is
 // called once per attempt (and once more, unread, when the request is made).
 func (m *multipartBody) reader() (io.Reader, error) {
-	for _, p := range m.parts {
-		if _, at := p.r.(io.ReaderAt); p.start >= 0 && !at {
+	for i := range m.parts {
+		p := &m.parts[i]
+		if _, sectioned := p.readerAt(); p.start >= 0 && !sectioned {
 			if _, err := p.r.(io.Seeker).Seek(p.start, io.SeekStart); err != nil {
 				return nil, fmt.Errorf("rewinding file %q: %w", p.filename, err)
 			}
@@ -214,8 +215,8 @@ type multipartReader struct {
 	at   int // the piece being read: 2i the head of part i, 2i+1 its content, 2n the closing boundary
 	off  int // how much of an in-memory piece has been read
 	done bool
-	// section reads the current source when it is an io.ReaderAt (an
-	// *os.File, a *bytes.Reader): each attempt reads its own section and
+	// section reads the current source when it is an io.ReaderAt such as
+	// an *os.File (see readerAt): each attempt reads its own section and
 	// never moves the source's offset, so an earlier attempt that net/http
 	// is still writing cannot mix its reads into this one's.
 	section *io.SectionReader
@@ -239,13 +240,26 @@ func (r *multipartReader) piece() ([]byte, io.Reader) {
 	if p.r == nil {
 		return p.data, nil
 	}
-	if ra, ok := p.r.(io.ReaderAt); ok && p.start >= 0 {
+	if ra, ok := p.readerAt(); ok {
 		if r.section == nil {
 			r.section = io.NewSectionReader(ra, p.start, p.size)
 		}
 		return nil, r.section
 	}
 	return nil, p.r
+}
+
+// readerAt returns the part's source when each attempt reads it on its own
+// section: a seekable io.ReaderAt such as an *os.File. The in-memory
+// readers (*bytes.Reader, *strings.Reader) are rewound instead, to keep
+// their WriteTo, which writes the whole piece in one call.
+func (p *multipartPart) readerAt() (io.ReaderAt, bool) {
+	switch p.r.(type) {
+	case *bytes.Reader, *strings.Reader:
+		return nil, false
+	}
+	ra, ok := p.r.(io.ReaderAt)
+	return ra, ok && p.start >= 0
 }
 
 func (r *multipartReader) Read(b []byte) (int, error) {
