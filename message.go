@@ -665,11 +665,31 @@ type messageBody struct {
 	newFiles bool
 }
 
-// checkMessageBody checks b: content length, embeds, allowed mentions,
-// poll, files and attachments entries, what a Components V2 message cannot
-// hold, and the components in the message's mode. It reports whether
-// there is a component tree and whether there is a poll.
+// checkMessageBody checks b: its parts ([messageBody.checkParts]), what a
+// Components V2 message cannot hold, and the components in the message's
+// mode. It reports whether there is a component tree and whether there is
+// a poll.
 func checkMessageBody(v *ValidationError, b messageBody) (hasComponents, hasPoll bool) {
+	hasPoll = b.checkParts(v)
+	if b.v2 {
+		if b.content != "" {
+			v.Add("content", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no content")
+		}
+		if len(b.embeds) > 0 {
+			v.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
+		}
+		validateV2Files(v, b.files, b.attachments, b.comps)
+		if hasPoll {
+			v.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
+		}
+	}
+	return validateMessageComponents(v, b.comps, b.v2, b.appOwned), hasPoll
+}
+
+// checkParts checks what every message body, an edit's included, checks
+// alike: content length, embeds, allowed mentions, poll, files and the
+// attachments entries. It reports whether there is a poll.
+func (b *messageBody) checkParts(v *ValidationError) (hasPoll bool) {
 	messageMaxLen(v, "content", b.content, MaxMessageContent)
 	validateMessageEmbeds(v, "embeds", b.embeds)
 	if am, ok := b.allowedMentions.Get(); ok {
@@ -686,19 +706,7 @@ func checkMessageBody(v *ValidationError, b messageBody) (hasComponents, hasPoll
 		}
 		messageMaxLen(v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
 	}
-	if b.v2 {
-		if b.content != "" {
-			v.Add("content", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no content")
-		}
-		if len(b.embeds) > 0 {
-			v.Add("embeds", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no embeds")
-		}
-		validateV2Files(v, b.files, b.attachments, b.comps)
-		if hasPoll {
-			v.Add("poll", wire.CodeConflict, "a message with IS_COMPONENTS_V2 holds only components: no poll")
-		}
-	}
-	return validateMessageComponents(v, b.comps, b.v2, b.appOwned), hasPoll
+	return hasPoll
 }
 
 // requireSomething reports a new message that would show nothing.

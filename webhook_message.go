@@ -2,7 +2,6 @@ package guildkit
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -227,21 +226,12 @@ func (p *WebhookMessageEditParams) validate(validation) error {
 	notNull(&v, "thread_id", p.ThreadID)
 	notNull(&v, "with_components", p.WithComponents)
 	content, _ := p.Content.Get()
-	messageMaxLen(&v, "content", content, MaxMessageContent)
 	embeds, _ := p.Embeds.Get()
-	validateMessageEmbeds(&v, "embeds", embeds)
-	if am, ok := p.AllowedMentions.Get(); ok {
-		validateAllowedMentions(&v, "allowed_mentions", am)
-	}
-	poll, hasPoll := p.Poll.Get()
-	if hasPoll {
-		validateMessagePoll(&v, "poll", poll)
-	}
-	validateMessageFiles(&v, p.Files)
 	atts, _ := p.Attachments.Get()
-	for i, a := range atts {
-		messageMaxLen(&v, fmt.Sprintf("attachments[%d].description", i), a.Description, MaxAttachmentAltText)
-	}
+	// An edit's attachments name those to keep as well as new files.
+	parts := messageBody{content: content, embeds: embeds, allowedMentions: p.AllowedMentions, poll: p.Poll,
+		files: p.Files, attachments: atts}
+	parts.checkParts(&v)
 	flags, hasFlags := p.Flags.Get()
 	if extra := flags &^ webhookEditFlagSet; extra != 0 {
 		v.Add("flags", wire.CodeNotAllowed, "only SUPPRESS_EMBEDS and IS_COMPONENTS_V2 may be set in an edit, got %s", extra)
