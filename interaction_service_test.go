@@ -236,6 +236,16 @@ func TestInteractionFilesInAnswer(t *testing.T) {
 	}
 	require.NotNil(t, callback)
 	assert.True(t, strings.HasPrefix(callback.Header.Get("Content-Type"), "multipart/form-data; boundary="))
+
+	// An edit of the original response keeps the attachment its entry
+	// names, with the description the entry gives, as Edit Webhook Message.
+	att := out.Message.Attachments[0]
+	edited, err := s.c.Interactions.EditOriginalResponse(t.Context(), out.Interaction.ApplicationID, out.Interaction.Token,
+		&guildkit.WebhookMessageEditParams{Attachments: guildkit.Some([]guildkit.PartialAttachment{{ID: att.ID, Description: "the notes"}})})
+	require.NoError(t, err)
+	require.Len(t, edited.Attachments, 1)
+	assert.Equal(t, att.ID, edited.Attachments[0].ID)
+	assert.Equal(t, "the notes", edited.Attachments[0].Description)
 }
 
 // TestInteractionInvalidTreeNotSent: an invalid component tree is refused

@@ -343,13 +343,7 @@ func (s *Server) editInteractionMessageLocked(wm *webhookMessage, p *guildkit.In
 		}
 	}
 	if p.Attachments != nil {
-		var kept []guildkit.Attachment
-		for _, a := range old.Attachments {
-			if slices.ContainsFunc(p.Attachments, func(e guildkit.PartialAttachment) bool { return e.ID == a.ID }) {
-				kept = append(kept, a)
-			}
-		}
-		m.Attachments = s.newAttachments(m.ChannelID, kept, p.Attachments, files)
+		m.Attachments = s.newAttachments(m.ChannelID, keptAttachments(old.Attachments, p.Attachments), p.Attachments, files)
 	} else {
 		m.Attachments = s.newAttachments(m.ChannelID, old.Attachments, nil, files)
 	}

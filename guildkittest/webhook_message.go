@@ -532,20 +532,7 @@ func (s *Server) editWebhookMessage(c *call) {
 	}
 	if !b.Attachments.IsZero() {
 		entries, _ := b.Attachments.Get()
-		byID := make(map[guildkit.Snowflake]guildkit.PartialAttachment, len(entries))
-		for i := len(entries) - 1; i >= 0; i-- {
-			byID[entries[i].ID] = entries[i] // the first entry for an id wins
-		}
-		var kept []guildkit.Attachment
-		for _, a := range old.Attachments {
-			if en, ok := byID[a.ID]; ok {
-				if en.Description != "" {
-					a.Description = en.Description
-				}
-				kept = append(kept, a)
-			}
-		}
-		m.Attachments = s.newAttachments(m.ChannelID, kept, entries, files)
+		m.Attachments = s.newAttachments(m.ChannelID, keptAttachments(old.Attachments, entries), entries, files)
 	} else {
 		m.Attachments = s.newAttachments(m.ChannelID, old.Attachments, nil, files)
 	}
@@ -588,6 +575,26 @@ func (s *Server) editWebhookMessage(c *call) {
 	m.EditedTimestamp = &now
 	wm.msg = m
 	c.json(http.StatusOK, copyWebhookMessage(m))
+}
+
+// keptAttachments returns the attachments of an edited message that its
+// attachments entries keep, with the descriptions the entries give (the
+// first entry for an id wins); the others are removed.
+func keptAttachments(old []guildkit.Attachment, entries []guildkit.PartialAttachment) []guildkit.Attachment {
+	byID := make(map[guildkit.Snowflake]guildkit.PartialAttachment, len(entries))
+	for i := len(entries) - 1; i >= 0; i-- {
+		byID[entries[i].ID] = entries[i]
+	}
+	var kept []guildkit.Attachment
+	for _, a := range old {
+		if en, ok := byID[a.ID]; ok {
+			if en.Description != "" {
+				a.Description = en.Description
+			}
+			kept = append(kept, a)
+		}
+	}
+	return kept
 }
 
 // forumThreadFields gives a thread Execute Webhook creates in forum the
