@@ -444,7 +444,7 @@ func (s *Store) Reserve(ctx context.Context, r *ratelimit.Reservation) error {
 				return err
 			}
 			if wait := s.handover(r.Global, false); wait > 0 {
-				_ = s.giveBack(ctx, r)
+				_ = s.Release(ctx, r)
 				r.Wait, r.GlobalWait = wait, true
 				return nil
 			}
@@ -476,11 +476,11 @@ func (s *Store) keepShare(ctx context.Context, r *ratelimit.Reservation) error {
 	lr := *r
 	lr.Global = ratelimit.GlobalLimit{} // Redis keeps the global limit
 	if err := s.local.Reserve(ctx, &lr); err != nil {
-		_ = s.giveBack(ctx, r)
+		_ = s.Release(ctx, r)
 		return err
 	}
 	if lr.Wait > 0 {
-		_ = s.giveBack(ctx, r)
+		_ = s.Release(ctx, r)
 		r.Wait, r.Pending, r.Wake = lr.Wait, lr.Pending, lr.Wake
 		return nil
 	}
@@ -588,21 +588,8 @@ func (s *Store) detach(ctx context.Context) (context.Context, context.CancelFunc
 	return context.WithTimeout(context.WithoutCancel(ctx), s.o.Timeout)
 }
 
-// Release implements [ratelimit.Store]. A slot in the global window stays
-// taken until the window slides past it, as in [ratelimit.MemoryStore]:
-// the request may have reached the service.
+// Release implements [ratelimit.Store].
 func (s *Store) Release(ctx context.Context, r *ratelimit.Reservation) error {
-	return s.release(ctx, r, false)
-}
-
-// giveBack is Release for a reservation the store itself turned into a wait
-// (the hand-over window, or a bucket's share on the way back): the request
-// was never sent, so its entry in the global window is removed too.
-func (s *Store) giveBack(ctx context.Context, r *ratelimit.Reservation) error {
-	return s.release(ctx, r, true)
-}
-
-func (s *Store) release(ctx context.Context, r *ratelimit.Reservation, unsent bool) error {
 	tk := r.Ticket
 	if !tk.Held {
 		return nil
@@ -616,22 +603,13 @@ func (s *Store) release(ctx context.Context, r *ratelimit.Reservation, unsent bo
 			return err
 		}
 	}
-	slot := int64(0)
-	if unsent {
-		slot = tk.Slot
-	}
-	if tk.Key == "" && slot == 0 {
+	if tk.Key == "" {
 		return nil // a global slot only: it stays taken until the window slides
-	}
-	gl := prefix(r.Token) + ":gl"
-	bkey := tk.Key
-	if bkey == "" {
-		bkey = gl
 	}
 	dctx, cancel := s.detach(ctx)
 	defer cancel()
 	start := time.Now()
-	err := releaseScript.Run(dctx, s.rdb, []string{bkey, gl}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds(), b2i(tk.Key != ""), slot).Err()
+	err := releaseScript.Run(dctx, s.rdb, []string{tk.Key}, tk.Gen, b2i(tk.Claim), s.o.IdleTTL.Milliseconds()).Err()
 	// The call is bounded only by the store's timeout, not by the caller's
 	// context: running out of it means Redis did not answer.
 	if s.result(context.WithoutCancel(ctx), err, start) {

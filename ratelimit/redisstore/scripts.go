@@ -120,16 +120,11 @@ end
 return {1, 0, 0, 0, id, claim, b and b.g or 0, seq}
 `)
 
-// releaseScript gives back a slot or claim not used and, for a request
-// known not to have been sent, its entry in the global window.
+// releaseScript gives back a slot or claim not used.
 //
-// KEYS: bucket key (for a request without a route, the global log key: the
-// script does not touch it), global log key. ARGV: gen, claim (0/1), idle
-// TTL (ms), bucket (0/1: a bucket slot is held), global entry (0: none, or
-// the entry is kept).
+// KEYS: bucket key. ARGV: gen, claim (0/1), idle TTL (ms).
 var releaseScript = redis.NewScript(common + `
-if ARGV[5] ~= '0' then redis.call('ZREM', KEYS[2], ARGV[5]) end
-if ARGV[4] ~= '1' or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local b = load(KEYS[1])
 if ARGV[2] == '1' then
   if b.d ~= 1 then b.cl = 0 end
