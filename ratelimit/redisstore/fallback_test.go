@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -60,26 +61,44 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// storeClient is a client of an in-memory server sharing its limits
+// through a Redis store, with what it tells: events and warnings.
+type storeClient struct {
+	srv   *guildkittest.Server
+	store *redisstore.Store
+	ev    *events
+	logs  *syncBuffer
+	// get makes one Get Guild call, which must succeed.
+	get func()
+}
+
+// newStoreClient makes a storeClient on rdb; the store tries Redis again
+// every 100 ms while it is down.
+func newStoreClient(t *testing.T, rdb *redis.Client) *storeClient {
+	t.Helper()
+	sc := &storeClient{ev: new(events), logs: new(syncBuffer)}
+	sc.srv = guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 100, time.Second))
+	g := sc.srv.AddGuild(guildkit.Guild{})
+	sc.store = redisstore.New(rdb, redisstore.Options{RetryInterval: 100 * time.Millisecond})
+	c := sc.srv.Client(guildkit.WithRateLimitStore(sc.store), guildkit.WithRateLimitObserver(sc.ev.observe),
+		guildkit.WithLogger(slog.New(slog.NewTextHandler(sc.logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	sc.get = func() {
+		t.Helper()
+		_, err := c.Guilds.Get(context.Background(), g.ID, nil)
+		require.NoError(t, err)
+	}
+	return sc
+}
+
 // TestFallbackAndRecovery: Redis stops while a client uses it. Every call
 // still succeeds; the client says so once, through the observer and the
 // logger, and keeps a quarter of the global rate locally; when Redis is
 // back, the store uses it again and the client says so once.
 func TestFallbackAndRecovery(t *testing.T) {
 	rs := startRedis(t)
-	rdb := rs.client(t)
-	srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 100, time.Second))
-	g := srv.AddGuild(guildkit.Guild{})
-	store := redisstore.New(rdb, redisstore.Options{RetryInterval: 100 * time.Millisecond})
-	var ev events
-	var logs syncBuffer
-	c := srv.Client(guildkit.WithRateLimitStore(store), guildkit.WithRateLimitObserver(ev.observe),
-		guildkit.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	sc := newStoreClient(t, rs.client(t))
+	srv, store, ev, logs, get := sc.srv, sc.store, sc.ev, sc.logs, sc.get
 	ctx := context.Background()
-	get := func() {
-		t.Helper()
-		_, err := c.Guilds.Get(ctx, g.ID, nil)
-		require.NoError(t, err)
-	}
 	for range 3 {
 		get()
 	}

@@ -3,7 +3,6 @@ package redisstore_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed012df1e9/guildkit"
-	"github.com/seed012df1e9/guildkit/guildkittest"
 	"github.com/seed012df1e9/guildkit/ratelimit"
 	"github.com/seed012df1e9/guildkit/ratelimit/redisstore"
 )
@@ -66,19 +64,9 @@ func TestRefusingRedis(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := startRedis(t)
 			admin := rs.client(t)
-			srv := guildkittest.NewServer(t, guildkittest.WithRouteLimit("GET /guilds/{guild.id}", 100, time.Second))
-			g := srv.AddGuild(guildkit.Guild{})
-			store := redisstore.New(rs.client(t), redisstore.Options{RetryInterval: 100 * time.Millisecond})
-			var ev events
-			var logs syncBuffer
-			c := srv.Client(guildkit.WithRateLimitStore(store), guildkit.WithRateLimitObserver(ev.observe),
-				guildkit.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+			sc := newStoreClient(t, rs.client(t))
+			srv, store, ev, logs, get := sc.srv, sc.store, sc.ev, sc.logs, sc.get
 			ctx := context.Background()
-			get := func() {
-				t.Helper()
-				_, err := c.Guilds.Get(ctx, g.ID, nil)
-				require.NoError(t, err)
-			}
 			for range 3 {
 				get()
 			}
