@@ -11,6 +11,8 @@ require (
 )
 
 require (
+	github.com/coder/websocket v1.8.15 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/klauspost/compress v1.19.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
