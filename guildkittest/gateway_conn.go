@@ -106,7 +106,11 @@ func (c *gwConn) kick(h *gatewayHub) {
 		h.wg.Add(1)
 		go func() {
 			defer h.wg.Done()
+			// The close frame cannot pass a peer that does not read: after
+			// a second the TCP connection is cut instead (resumable too).
+			cut := time.AfterFunc(time.Second, func() { _ = c.ws.CloseNow() })
 			_ = c.ws.Close(closeUnknownError, "Outbound queue full: the connection is not reading its events. Resume.")
+			cut.Stop()
 			c.cancel()
 		}()
 	})
