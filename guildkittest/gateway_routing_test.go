@@ -67,11 +67,11 @@ func TestGatewayIntentFiltering(t *testing.T) {
 	}
 	gid := g.ID.String()
 	sessions := []sess{
-		{1, []string{"GUILD_ROLE_CREATE@" + gid}},                                                   // GUILDS
-		{1 << 1, []string{"GUILD_MEMBER_UPDATE@" + gid, "GUILD_MEMBER_REMOVE@" + gid}},              // GUILD_MEMBERS
-		{1 << 2, []string{"GUILD_BAN_ADD@" + gid}},                                                  // GUILD_MODERATION
-		{1 << 5, []string{"WEBHOOKS_UPDATE@" + gid}},                                                // GUILD_WEBHOOKS
-		{0, nil},                                                                                    // none
+		{1, []string{"GUILD_ROLE_CREATE@" + gid}},                                      // GUILDS
+		{1 << 1, []string{"GUILD_MEMBER_UPDATE@" + gid, "GUILD_MEMBER_REMOVE@" + gid}}, // GUILD_MEMBERS
+		{1 << 2, []string{"GUILD_BAN_ADD@" + gid}},                                     // GUILD_MODERATION
+		{1 << 5, []string{"WEBHOOKS_UPDATE@" + gid}},                                   // GUILD_WEBHOOKS
+		{0, nil}, // none
 		{1 | 1<<1 | 1<<2 | 1<<5, []string{"GUILD_ROLE_CREATE@" + gid, "GUILD_MEMBER_UPDATE@" + gid, // all four
 			"GUILD_MEMBER_REMOVE@" + gid, "GUILD_BAN_ADD@" + gid, "WEBHOOKS_UPDATE@" + gid}},
 	}
