@@ -2,6 +2,7 @@ package guildkittest
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -49,7 +50,7 @@ func (s *Server) fanOutLocked(ev gwEvent) {
 		note := ""
 		switch {
 		case shardOf(ev.guildID, sess.numShards) != sess.shardID:
-			note = "shard: guild on shard " + itoa(shardOf(ev.guildID, sess.numShards))
+			note = "shard: guild on shard " + strconv.Itoa(shardOf(ev.guildID, sess.numShards))
 		case ev.intent != 0 && !ev.always && sess.intents&ev.intent == 0:
 			note = "intents: needs " + intentNames(ev.intent)[0]
 		case ev.notAllowed != "":
@@ -85,8 +86,6 @@ func (s *Server) dispatchRawLocked(name string, guildID guildkit.Snowflake, inte
 	defer h.mu.Unlock()
 	s.fanOutLocked(gwEvent{name: name, guildID: guildID, intent: intent, d: append([]byte(nil), d...)})
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // gatewayEventsLocked converts an event of the server into the gateway's
 // (spec §6 and §7): usually one, two when the bot itself left a guild

@@ -2,6 +2,8 @@ package guildkittest
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -195,14 +197,13 @@ const maxEndedSessions = 64
 
 // identifyPayload is op 2's d.
 type identifyPayload struct {
-	Token          *string           `json:"token"`
-	Properties     map[string]any    `json:"properties"`
-	Compress       bool              `json:"compress"`
-	LargeThreshold *int              `json:"large_threshold"`
-	Shard          json.RawMessage   `json:"shard"`
-	Presence       json.RawMessage   `json:"presence"`
-	Intents        *json.Number      `json:"intents"`
-	Extra          map[string]string `json:"-"`
+	Token          *string         `json:"token"`
+	Properties     map[string]any  `json:"properties"`
+	Compress       bool            `json:"compress"`
+	LargeThreshold *int            `json:"large_threshold"`
+	Shard          json.RawMessage `json:"shard"`
+	Presence       json.RawMessage `json:"presence"`
+	Intents        *json.Number    `json:"intents"`
 }
 
 // identify checks op 2 and starts a session: 4005 on a connection that
@@ -458,15 +459,8 @@ func (s *Server) overShardLimitLocked(sess *gwSession) bool {
 // carries more guilds than GuildsPerShard. The caller holds s.mu and the
 // hub's mu.
 func (s *Server) enforceShardLimitLocked() {
-	for _, sess := range h2list(s.gw.sessions) {
+	// overShardLimitLocked deletes from the map: iterate over a copy.
+	for _, sess := range slices.Collect(maps.Values(s.gw.sessions)) {
 		s.overShardLimitLocked(sess)
 	}
-}
-
-func h2list(m map[string]*gwSession) []*gwSession {
-	out := make([]*gwSession, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
