@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -222,7 +223,7 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	s := c.s
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	isBot := ok && user == s.bot
 	s.mu.Unlock()
 	if !isBot {
@@ -301,6 +302,12 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	return code, reason
 }
 
+// gatewayToken is the token of an IDENTIFY or RESUME: the platform takes
+// it with or without the "Bot " prefix (discordgo sends the prefix).
+func gatewayToken(t string) string {
+	return strings.TrimPrefix(t, "Bot ")
+}
+
 // randomSessionID is a session id: 128 random bits in hex, as long as the
 // platform's.
 func randomSessionID() string {
@@ -355,7 +362,7 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 	s := c.s
 	h := &s.gw
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	s.mu.Unlock()
 	h.mu.Lock()
 	sess, found := h.sessions[*p.SessionID]
