@@ -46,7 +46,7 @@ const (
 // GUILD_MEMBERS_CHUNK carry partial presences: User holds only the id.
 // Presences need the privileged GUILD_PRESENCES intent.
 type Presence struct {
-	User         User           `json:"user"` // only the id is guaranteed
+	User         User           `json:"user"`               // only the id is guaranteed
 	GuildID      *Snowflake     `json:"guild_id,omitempty"` // absent inside a GUILD_CREATE; nil when absent
 	Status       PresenceStatus `json:"status"`
 	Activities   []Activity     `json:"activities"`
@@ -87,17 +87,17 @@ type Activity struct {
 	// URL is a Streaming activity's stream URL; zero Opt when absent, Null when null.
 	URL Opt[string] `json:"url,omitzero"`
 	// CreatedAt is when the activity was added, in Unix milliseconds; 0 when absent.
-	CreatedAt     int64                `json:"created_at,omitempty"`
-	Timestamps    *ActivityTimestamps  `json:"timestamps,omitempty"`     // nil when absent
-	ApplicationID *Snowflake           `json:"application_id,omitempty"` // nil when absent
-	Details       Opt[string]          `json:"details,omitzero"`         // zero Opt when absent, Null when null
-	State         Opt[string]          `json:"state,omitzero"`           // a custom status's text; zero Opt when absent, Null when null
-	Emoji         Opt[ActivityEmoji]   `json:"emoji,omitzero"`           // zero Opt when absent, Null when null
-	Party         *ActivityParty       `json:"party,omitempty"`          // nil when absent
-	Assets        *ActivityAssets      `json:"assets,omitempty"`         // nil when absent
-	Secrets       *ActivitySecrets     `json:"secrets,omitempty"`        // nil when absent
-	Instance      *bool                `json:"instance,omitempty"`       // nil when absent
-	Flags         *int                 `json:"flags,omitempty"`          // a bit set; nil when absent
+	CreatedAt     int64               `json:"created_at,omitempty"`
+	Timestamps    *ActivityTimestamps `json:"timestamps,omitempty"`     // nil when absent
+	ApplicationID *Snowflake          `json:"application_id,omitempty"` // nil when absent
+	Details       Opt[string]         `json:"details,omitzero"`         // zero Opt when absent, Null when null
+	State         Opt[string]         `json:"state,omitzero"`           // a custom status's text; zero Opt when absent, Null when null
+	Emoji         Opt[ActivityEmoji]  `json:"emoji,omitzero"`           // zero Opt when absent, Null when null
+	Party         *ActivityParty      `json:"party,omitempty"`          // nil when absent
+	Assets        *ActivityAssets     `json:"assets,omitempty"`         // nil when absent
+	Secrets       *ActivitySecrets    `json:"secrets,omitempty"`        // nil when absent
+	Instance      *bool               `json:"instance,omitempty"`       // nil when absent
+	Flags         *int                `json:"flags,omitempty"`          // a bit set; nil when absent
 	// Buttons are the labels of the activity's buttons: their URLs are not
 	// shared with other users.
 	Buttons []string `json:"buttons,omitzero"`
@@ -152,9 +152,9 @@ type StageInstance struct {
 type SoundboardSound struct {
 	Name      string     `json:"name"`
 	SoundID   Snowflake  `json:"sound_id"`
-	Volume    float64    `json:"volume"` // 0 to 1
-	EmojiID   *Snowflake `json:"emoji_id"`   // nil when null
-	EmojiName *string    `json:"emoji_name"` // nil when null
+	Volume    float64    `json:"volume"`             // 0 to 1
+	EmojiID   *Snowflake `json:"emoji_id"`           // nil when null
+	EmojiName *string    `json:"emoji_name"`         // nil when null
 	GuildID   *Snowflake `json:"guild_id,omitempty"` // nil when absent
 	Available bool       `json:"available"`
 	User      *User      `json:"user,omitempty"` // who uploaded it; nil when absent
