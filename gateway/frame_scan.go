@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -16,7 +17,7 @@ import (
 // over the message, which checks it is JSON and finds op, d, s and t, with
 // d left in place (a slice of b, not a copy). It declines (ok false) on
 // anything it does not read exactly as encoding/json would (a key that
-// matches only by case, an escaped t, an op or s that is not a plain
+// matches only by case, an escaped t or one not UTF-8, an op or s that is not a plain
 // integer, a missing op, a dispatch without t, nesting deeper than the
 // scanner's limit), and decodeFrame then decodes b with encoding/json for
 // its exact result or error.
@@ -53,8 +54,8 @@ func scanFrame(b []byte) (f frame, ok bool) {
 			case 'n':
 				f.T = ""
 			case '"':
-				if bytes.IndexByte(value, '\\') >= 0 {
-					return errDecline
+				if bytes.IndexByte(value, '\\') >= 0 || !utf8.Valid(value) {
+					return errDecline // encoding/json unescapes, and replaces bad UTF-8
 				}
 				f.T = string(value[1 : len(value)-1])
 			default:
