@@ -320,8 +320,8 @@ func (o *owner) timer(t timerMsg) {
 			o.lost(cause{kind: causeZombie}, nil)
 			return
 		}
-		o.beat()
 		o.stopBeat = o.post(o.interval, timerMsg{timerBeat, o.gen})
+		o.beat()
 	}
 }
 
@@ -449,13 +449,12 @@ func (o *owner) onDispatch(m inbound) {
 	case "RESUMED":
 		o.becameReady()
 		o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayResumed, Replayed: o.replayed})
-	default:
-		if o.resuming && !o.ready {
-			o.replayed++
-		}
 	}
 	if f.S > 0 && f.S <= o.sess.Sequence && f.T != "READY" {
 		return // handed to the queue already: exactly once
+	}
+	if o.resuming && !o.ready {
+		o.replayed++
 	}
 	if m.decodeErr != nil {
 		s.logger.Warn("gateway: an event that does not decode was skipped", slog.String("event", f.T), slog.Int64("s", f.S), slog.String("error", m.decodeErr.Error()))
