@@ -36,7 +36,6 @@ import (
 type replay struct {
 	frames []byte
 	off    int
-	resp   bytes.Buffer
 }
 
 func (r *replay) Read(p []byte) (int, error) {
