@@ -57,7 +57,12 @@ func scanFrame(b []byte) (f frame, ok bool) {
 				if bytes.IndexByte(value, '\\') >= 0 || !utf8.Valid(value) {
 					return errDecline // encoding/json unescapes, and replaces bad UTF-8
 				}
-				f.T = string(value[1 : len(value)-1])
+				name := value[1 : len(value)-1]
+				if known, ok := eventNames[string(name)]; ok {
+					f.T = known // no allocation for the names the SDK knows
+				} else {
+					f.T = string(name)
+				}
 			default:
 				return errDecline
 			}
@@ -76,6 +81,17 @@ func scanFrame(b []byte) (f frame, ok bool) {
 }
 
 var errDecline = errors.New("decline")
+
+// eventNames holds the name of every event of §5's table and every typed
+// event (decode.go's init adds those), to give scanFrame's t without
+// allocating.
+var eventNames = func() map[string]string {
+	m := make(map[string]string, len(eventIntentTable)+len(eventDecoders))
+	for name := range eventIntentTable {
+		m[name] = name
+	}
+	return m
+}()
 
 // messageReader reads a connection's messages into one buffer, reused from
 // message to message: nothing decoded from a message refers to it (the
