@@ -291,8 +291,8 @@ func (o *owner) backoff() {
 	o.attempt++
 	wait := backoff(o.attempt, s.cfg.backoffMin, s.cfg.backoffMax, s.cfg.random)
 	s.status.Store(int32(StatusWaiting))
-	o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayBackoff, Attempt: o.attempt, Wait: wait})
 	o.stopBackoff = o.post(wait, timerMsg{kind: timerConnect})
+	o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayBackoff, Attempt: o.attempt, Wait: wait})
 }
 
 func (o *owner) timer(t timerMsg) {
