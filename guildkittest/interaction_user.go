@@ -126,7 +126,7 @@ func (s *Server) userChannelLocked(userID, channelID guildkit.Snowflake) (*guild
 // them.
 func (s *Server) channelPermissionsLocked(gs *guildState, ch *guildkit.Channel, userID guildkit.Snowflake) guildkit.Permissions {
 	p := gs.permissions(userID)
-	if p.Has(guildkit.PermissionAdministrator) || p == ^guildkit.Permissions(0) {
+	if p.Has(guildkit.PermissionAdministrator) {
 		return p
 	}
 	if isWebhookThreadType(ch.Type) {
@@ -156,7 +156,7 @@ func (s *Server) channelPermissionsLocked(gs *guildState, ch *guildkit.Channel, 
 			p = p&^ow.Deny | ow.Allow
 		}
 	}
-	return p
+	return p & platformPermissions
 }
 
 // componentInteractionLocked checks a click (values nil) or a choice on a

@@ -360,10 +360,9 @@ func (s *Server) deleteInvite(c *call) {
 // then the member's role overwrites together (all denies, then all allows),
 // then the member's own overwrite (deny, then allow). A non-member has none.
 func (gs *guildState) inviteChannelPermissions(userID guildkit.Snowflake, ch *guildkit.Channel) guildkit.Permissions {
-	const all = ^guildkit.Permissions(0)
 	p := gs.permissions(userID)
 	if p.Has(guildkit.PermissionAdministrator) {
-		return all
+		return p
 	}
 	ms, ok := gs.members[userID]
 	if !ok {
@@ -388,7 +387,7 @@ func (gs *guildState) inviteChannelPermissions(userID guildkit.Snowflake, ch *gu
 			p = p&^o.Deny | o.Allow
 		}
 	}
-	return p
+	return p & platformPermissions
 }
 
 // inviterOr answers 403 Missing Permissions unless the caller made the
