@@ -116,6 +116,7 @@ type Server struct {
 	appMux       *http.ServeMux      // the interaction-token webhook routes: interaction_routes.go
 	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
 	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
+	gw           gatewayHub          // the gateway's sessions: gateway.go
 	closeOnce    sync.Once
 }
 
@@ -195,6 +196,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 // token.
 func newServer(opts []Option) *Server {
 	s := &Server{now: time.Now, closing: make(chan struct{})}
+	s.initGateway()
 	s.requests.max = DefaultRequestLogSize
 	s.events.max = DefaultEventLogSize
 	s.timeouts = httpTimeouts{DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultBodyTimeout}
@@ -265,7 +267,13 @@ func (s *Server) handler() http.Handler {
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
 	root.HandleFunc("GET /invite/{code}", s.serveInviteLink)
 	root.Handle("/", apiRoutes)
-	return root
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isGatewayUpgrade(r) {
+			s.serveGateway(w, r, false)
+			return
+		}
+		root.ServeHTTP(w, r)
+	})
 }
 
 // Close shuts the server down and waits for requests in flight. Live feed
@@ -274,6 +282,7 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		s.feed.closeAll()
+		s.closeGateway()
 		s.timers.close()
 	})
 	s.srv.Close()
@@ -408,6 +417,7 @@ func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data 
 	e := Event{Name: name, GuildID: guildID, Data: data}
 	s.events.push(e, 0)
 	s.feed.publish(FeedItem{Kind: "event", Event: &e})
+	s.dispatchLocked(e)
 }
 
 // newID returns a fresh snowflake from the server's clock; the caller holds
@@ -461,6 +471,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.webhookRoutes,
 		s.interactionRoutes,
 		s.userRoutes,
+		s.gatewayRoutes,
 	} {
 		register(reg)
 	}
