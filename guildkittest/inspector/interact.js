@@ -158,7 +158,7 @@ function showOutcome(o) {
 
 function deliveryText(d) {
   return d.type_name + " " + (d.custom_id || "") + " → " + (d.failure ? "failed" : (d.answer_name || "?")) +
-    (d.callback ? " (callback)" : "") + " · " + d.status + " · " + d.duration_ms + " ms";
+    (d.callback ? " (callback)" : "") + " · " + (d.via === "gateway" ? "gateway" : d.status) + " · " + d.duration_ms + " ms";
 }
 
 function addDelivery(d) {
