@@ -106,11 +106,16 @@ func (s *Server) GatewaySettings() GatewaySettings {
 
 // SetGatewaySettings changes the gateway's settings; zero fields take
 // their defaults. Sessions already open keep their heartbeat interval;
-// every other setting applies at once.
+// every other setting applies at once: a session whose shard now carries
+// more than GuildsPerShard guilds is closed with 4011 (sharding required),
+// so that a bot's resharding can be tested.
 func (s *Server) SetGatewaySettings(g GatewaySettings) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.gw.mu.Lock()
 	defer s.gw.mu.Unlock()
 	s.gw.settings = g.withDefaults()
+	s.enforceShardLimitLocked()
 }
 
 // The privileged intents' bits, and the application flags that say the

@@ -99,6 +99,13 @@ func (c *gwConn) shutdown() {
 // from outside its owner: the owner may be blocked writing to a peer that
 // does not read. The caller holds the hub's mu.
 func (c *gwConn) kick(h *gatewayHub) {
+	c.closeAsync(h, closeUnknownError, "Outbound queue full: the connection is not reading its events. Resume.")
+}
+
+// closeAsync closes the connection with code from outside its owner, once;
+// a peer that does not take the close frame within a second has its TCP
+// connection cut. The caller holds the hub's mu.
+func (c *gwConn) closeAsync(h *gatewayHub, code websocket.StatusCode, reason string) {
 	c.kickOnce.Do(func() {
 		if h.closed {
 			return
@@ -106,7 +113,9 @@ func (c *gwConn) kick(h *gatewayHub) {
 		h.wg.Add(1)
 		go func() {
 			defer h.wg.Done()
-			_ = c.ws.Close(closeUnknownError, "Outbound queue full: the connection is not reading its events. Resume.")
+			cut := time.AfterFunc(time.Second, func() { _ = c.ws.CloseNow() })
+			_ = c.ws.Close(code, reason)
+			cut.Stop()
 			c.cancel()
 		}()
 	})
@@ -241,6 +250,10 @@ func (c *gwConn) release() {
 	delete(h.conns, c)
 	sess := c.sess
 	if sess == nil || sess.conn != c {
+		return
+	}
+	if sess.ended {
+		sess.conn = nil
 		return
 	}
 	end := c.clientCode == websocket.StatusNormalClosure || c.clientCode == websocket.StatusGoingAway

@@ -166,6 +166,9 @@ func (s *Server) detachLocked(sess *gwSession) {
 // endSessionLocked ends a session: a RESUME of it gets INVALID_SESSION
 // false.
 func (s *Server) endSessionLocked(sess *gwSession) {
+	if sess.ended {
+		return
+	}
 	sess.ended = true
 	sess.buf = nil
 	if sess.stopExpire != nil {
@@ -409,4 +412,62 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 		c.invalidSession(false)
 	}
 	return 0, ""
+}
+
+// botJoinedLocked sends GUILD_CREATE for a guild the bot joined to the
+// sessions whose shard carries it (intent GUILDS); a session that would
+// then carry more than GuildsPerShard guilds is closed with 4011 instead
+// (sharding required), as the platform does. The caller holds s.mu.
+func (s *Server) botJoinedLocked(gs *guildState) {
+	h := &s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, sess := range h.sessions {
+		if shardOf(gs.guild.ID, sess.numShards) != sess.shardID {
+			continue
+		}
+		if s.overShardLimitLocked(sess) {
+			continue
+		}
+		if sess.intents&intentGuilds == 0 {
+			sess.logLocked(GatewayFrame{At: s.Now(), Direction: FrameNotSent, Op: opDispatch, Name: "GUILD_CREATE", Note: "intents: needs GUILDS"})
+			continue
+		}
+		s.appendLocked(sess, "GUILD_CREATE", s.guildCreateLocked(gs, sess))
+	}
+}
+
+// overShardLimitLocked ends sess and closes its connection with 4011 when
+// its shard carries more than GuildsPerShard guilds. The caller holds s.mu
+// and the hub's mu.
+func (s *Server) overShardLimitLocked(sess *gwSession) bool {
+	n := len(s.shardGuildsLocked(sess.shardID, sess.numShards))
+	limit := s.gw.settings.GuildsPerShard
+	if n <= limit {
+		return false
+	}
+	c := sess.conn
+	s.endSessionLocked(sess)
+	if c != nil {
+		c.closeAsync(&s.gw, closeShardingRequired, "Sharding required: this shard carries "+strconv.Itoa(n)+
+			" guilds, more than "+strconv.Itoa(limit)+".")
+	}
+	return true
+}
+
+// enforceShardLimitLocked closes with 4011 every session whose shard
+// carries more guilds than GuildsPerShard. The caller holds s.mu and the
+// hub's mu.
+func (s *Server) enforceShardLimitLocked() {
+	for _, sess := range h2list(s.gw.sessions) {
+		s.overShardLimitLocked(sess)
+	}
+}
+
+func h2list(m map[string]*gwSession) []*gwSession {
+	out := make([]*gwSession, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
 }

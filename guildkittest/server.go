@@ -49,6 +49,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -312,13 +313,26 @@ func (s *Server) Token() string { return s.botToken }
 func (s *Server) BotID() guildkit.Snowflake { return s.bot }
 
 // NewToken makes a bot token that authenticates as userID, presented as
-// "Authorization: Bot <token>". Like every token the server makes, it is 256
-// random bits from crypto/rand, unrelated to the user's id or to any other
-// token, so nothing the server answers lets anyone derive it.
+// "Authorization: Bot <token>". It has the platform's shape, which some
+// libraries read (disgo takes the application's id from it): the user's id
+// in base64, a dot, a time part (the server's clock, base64), a dot, and a
+// secret of 256 random bits from crypto/rand (base64url, 43 characters).
+// Only the secret part is secret: the id is public, and nothing the server
+// answers lets anyone derive the secret.
 func (s *Server) NewToken(userID guildkit.Snowflake) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.newTokenLocked("", userID)
+	return s.newBotTokenLocked(userID)
+}
+
+// newBotTokenLocked makes a bot token of the platform's shape for userID;
+// the caller holds s.mu or owns s alone.
+func (s *Server) newBotTokenLocked(userID guildkit.Snowflake) string {
+	var ts [4]byte
+	binary.BigEndian.PutUint32(ts[:], uint32(s.now().Unix()))
+	prefix := base64.RawStdEncoding.EncodeToString([]byte(userID.String())) + "." +
+		base64.RawURLEncoding.EncodeToString(ts[:]) + "."
+	return s.newTokenLocked(prefix, userID)
 }
 
 // newTokenLocked makes a random token with prefix (which says what kind of
