@@ -43,6 +43,13 @@ func (c *armedClock) AfterFunc(d time.Duration, f func()) func() bool {
 	return stop
 }
 
+// forget drops the waits armed so far (stopped ones included).
+func (c *armedClock) forget() {
+	c.mu.Lock()
+	c.armed = nil
+	c.mu.Unlock()
+}
+
 // advanceWhenArmed waits until the shard armed a wait of d, then moves
 // the server's clock by d.
 func (c *armedClock) advanceWhenArmed(t *testing.T, d time.Duration) {
