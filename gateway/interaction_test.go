@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,11 +35,6 @@ func TestInteractionsOverTheGateway(t *testing.T) {
 	h, err := interactions.NewGatewayHandler(e.srv.Client(), interactions.WithClock(e.clock),
 		interactions.WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, nil))))
 	require.NoError(t, err)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), patience)
-		defer cancel()
-		require.NoError(t, h.Wait(ctx))
-	})
 	h.HandleComponent("role:{id}", func(ctx context.Context, r *interactions.Request) error {
 		return r.ReplyEphemeral(ctx, "role "+r.Param("id"))
 	})
@@ -49,12 +43,12 @@ func TestInteractionsOverTheGateway(t *testing.T) {
 		<-release
 		return r.Reply(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some("done late")})
 	})
-	var second atomic.Value
+	second := make(chan error, 1)
 	h.HandleComponent("twice", func(ctx context.Context, r *interactions.Request) error {
 		if err := r.ReplyEphemeral(ctx, "once"); err != nil {
 			return err
 		}
-		second.Store(r.ReplyEphemeral(ctx, "twice"))
+		second <- r.ReplyEphemeral(ctx, "twice")
 		return nil
 	})
 	gateway.OnInteraction(e.shard, h.ServeInteraction) // the one line
@@ -69,8 +63,7 @@ func TestInteractionsOverTheGateway(t *testing.T) {
 	out, err = e.srv.Click(t.Context(), alice, msg.ID, "twice")
 	require.NoError(t, err)
 	assert.Equal(t, "once", out.Message.Content)
-	require.NoError(t, h.Wait(t.Context()))
-	assert.ErrorIs(t, second.Load().(error), guildkit.ErrInteractionAcknowledged, "one answer per interaction")
+	assert.ErrorIs(t, <-second, guildkit.ErrInteractionAcknowledged, "one answer per interaction")
 
 	// The slow function is deferred for at the deadline, on the clock.
 	done := make(chan *guildkittest.Outcome, 1)
@@ -88,6 +81,9 @@ func TestInteractionsOverTheGateway(t *testing.T) {
 	}
 	assert.Equal(t, guildkittest.OutcomeDeferred, out.Kind, out.Failure)
 	close(release)
+	// Once the shard has ended, no interaction starts: wait for the
+	// functions still running.
+	require.NoError(t, e.shard.End(t.Context()))
 	require.NoError(t, h.Wait(t.Context()))
 }
 
