@@ -268,7 +268,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		go checkEndpoint(ctx, srv, out, checked)
 	} else {
 		close(checked)
-		fmt.Fprintf(out, "# no -interactions-url: clicks and commands have nowhere to go until one is set (POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
+		fmt.Fprintf(out, "# no -interactions-url: clicks and commands reach the bot's gateway sessions as INTERACTION_CREATE (for HTTP delivery: POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
 	}
 
 	<-ctx.Done()
