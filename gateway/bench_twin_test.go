@@ -170,8 +170,8 @@ func runGatewayBench(b *testing.B, s stream, newReader func(ws *websocket.Conn) 
 	}
 }
 
-// ourReader is the shard's read path: what conn.read does with each
-// message, up to the event handed to the owner.
+// ourReader is the shard's read path: conn.read's receive, up to the
+// event handed to the owner.
 type ourReader struct {
 	ws *websocket.Conn
 	z  *zlibStream
@@ -179,29 +179,12 @@ type ourReader struct {
 }
 
 func (r *ourReader) next(ctx context.Context) error {
-	for {
-		typ, data, err := r.mr.read(ctx, r.ws)
-		if err != nil {
-			return err
-		}
-		msg := data
-		if r.z != nil && typ == websocket.MessageBinary {
-			out, err := r.z.write(data)
-			if err != nil {
-				return err
-			}
-			if out == nil {
-				continue
-			}
-			msg = out
-		}
-		m := readMessage(msg)
-		if m.skip != nil || m.decodeErr != nil || m.ev == nil {
-			return errors.Join(m.skip, m.decodeErr, errors.New("no event"))
-		}
-		benchSink = m.ev
-		return nil
+	m := receive(ctx, r.ws, &r.mr, r.z)
+	if m.err != nil || m.skip != nil || m.decodeErr != nil || m.ev == nil {
+		return errors.Join(m.err, m.skip, m.decodeErr, errors.New("no event"))
 	}
+	benchSink = m.ev
+	return nil
 }
 
 var benchSink any
