@@ -27,7 +27,8 @@ import (
 // and a stream of GUILD_MEMBER_ADD. Each reads messages replayed from
 // memory by a fake connection, so that only the client's work is measured.
 //
-//	go test -run '^$' -bench 'Gateway' -benchmem -cpu 1 ./gateway/
+//	go test -run '^$' -bench '^BenchmarkGateway' -benchmem -cpu 1 ./gateway/
+//	scripts/bench-gateway.sh   # the medians of 3 runs, as guildkit/twin ratios
 //
 // events/s is per core with -cpu 1.
 
