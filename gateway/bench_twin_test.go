@@ -117,7 +117,9 @@ func newStream(t testing.TB, msgs [][]byte, compress bool) stream {
 }
 
 // dial opens a client connection that reads s.
-func dial(b *testing.B, s stream) *websocket.Conn {
+func dial(b *testing.B, s stream) *websocket.Conn { return dialTB(b, s) }
+
+func dialTB(b testing.TB, s stream) *websocket.Conn {
 	r := &replay{frames: s.frames}
 	ws, _, err := websocket.Dial(context.Background(), "ws://gateway.invalid/?v=10&encoding=json", &websocket.DialOptions{
 		HTTPClient: &http.Client{Transport: r},
@@ -508,5 +510,53 @@ func BenchmarkGatewayMemberAdd(b *testing.B) {
 		b.Run("twin/"+name, func(b *testing.B) {
 			runGatewayBench(b, s, func(ws *websocket.Conn) reader { return &twinReader{ws: ws} })
 		})
+	}
+}
+
+// TestBenchmarkReadersAgree reads the benchmarks' streams to their end with
+// both readers and checks they decode the same events, so that the
+// benchmarks compare equal work.
+func TestBenchmarkReadersAgree(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		for _, msgs := range [][][]byte{guildCreateMessages(t, 2), memberAddMessages(t, 50)} {
+			s := newStream(t, msgs, compress)
+			var ours, twins []string
+			for _, side := range []string{"guildkit", "twin"} {
+				ws := dialTB(t, s)
+				var r reader
+				if side == "twin" {
+					r = &twinReader{ws: ws}
+				} else {
+					or := &ourReader{ws: ws}
+					if compress {
+						or.z = newZlibStream(int(DefaultReadLimit))
+					}
+					r = or
+				}
+				for range s.count {
+					require.NoError(t, r.next(context.Background()), "%s zlib=%v", side, compress)
+					var id string
+					switch e := benchSink.(type) {
+					case *GuildCreate:
+						id = e.Members[len(e.Members)-1].User.ID.String() + " " + itoa(len(e.Members))
+					case *GuildMemberAdd:
+						id = e.User.ID.String() + " " + e.GuildID.String()
+					case *twinGuildCreate:
+						id = e.Members[len(e.Members)-1].User.ID + " " + itoa(len(e.Members))
+					case *twinGuildMemberAdd:
+						id = e.User.ID + " " + e.GuildID
+					default:
+						t.Fatalf("%T", e)
+					}
+					if side == "twin" {
+						twins = append(twins, id)
+					} else {
+						ours = append(ours, id)
+					}
+				}
+				ws.CloseNow()
+			}
+			require.Equal(t, ours, twins)
+		}
 	}
 }
