@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -452,4 +451,3 @@ func (r *rig) reconnectIdentify(n int) *fakeConn {
 	return r.gw.next()
 }
 
-var errTimeout = errors.New("timeout")

@@ -210,7 +210,6 @@ func TestDecisionTable(t *testing.T) {
 		end   func(c *fakeConn)
 		then  action
 		code  int
-		shard string // the close code the shard itself sends, when it closes
 	}
 	closeWith := func(code int) func(c *fakeConn) {
 		return func(c *fakeConn) { _ = c.ws.Close(websocket.StatusCode(code), "test") }
