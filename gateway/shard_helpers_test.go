@@ -450,4 +450,3 @@ func (r *rig) reconnectIdentify(n int) *fakeConn {
 	r.clock.Advance(ratelimit.IdentifyWindow - d)
 	return r.gw.next()
 }
-

@@ -31,7 +31,7 @@ type zlibStream struct {
 	fr      io.ReadCloser // the inflater, reset per message
 	src     bytes.Reader
 	lim     io.LimitedReader // over fr, reused
-	window  []byte // the last windowSize bytes of output (up to 2×, slid when full)
+	window  []byte           // the last windowSize bytes of output (up to 2×, slid when full)
 	out     bytes.Buffer
 	max     int // most bytes one message may inflate to
 	maxIn   int // most compressed bytes one message may take
