@@ -545,6 +545,11 @@ func (s *Store) InvalidRequests(ctx context.Context, token string) (int, error) 
 // node rdb reaches (on a Cluster, on each master). It is for tests and
 // inspection, not for a busy production instance.
 func (s *Store) Keys(ctx context.Context) ([]ratelimit.Key, error) {
+	return scanKeys(ctx, s.rdb)
+}
+
+// scanKeys lists the keys "{gk:...}" of rdb with their TTLs.
+func scanKeys(ctx context.Context, rdb redis.UniversalClient) ([]ratelimit.Key, error) {
 	var out []ratelimit.Key
 	var mu sync.Mutex
 	scan := func(ctx context.Context, c redis.Cmdable) error {
@@ -564,9 +569,9 @@ func (s *Store) Keys(ctx context.Context) ([]ratelimit.Key, error) {
 		}
 		return it.Err()
 	}
-	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+	if cc, ok := rdb.(*redis.ClusterClient); ok {
 		err := cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return scan(ctx, c) })
 		return out, err
 	}
-	return out, scan(ctx, s.rdb)
+	return out, scan(ctx, rdb)
 }
