@@ -62,4 +62,29 @@
 // is back: Redis has not seen those sends (the store remembers up to 4096
 // such buckets). Invalid requests counted during the outage are added to
 // Redis's count when it is back.
+//
+// # The gateway's identify budget
+//
+// [IdentifyLimiter] is the [ratelimit.IdentifyLimiter] in Redis, for
+// gateway shards of one token spread over processes: one IDENTIFY per
+// rate-limit key (shard_id % max_concurrency) per 5 seconds, callers of a
+// key served first come, first served across processes, and the daily
+// session-start budget counted in Redis at each take and refused at the
+// reserve. A process that dies mid-identify holds its key for the lease
+// (15s), no longer; a waiter that dies leaves the queue within about two
+// seconds. Its keys are "{gk:<hash of the token>}:id:...", in the token's
+// hash slot like the store's, each with a TTL.
+//
+//	limiter := redisstore.NewIdentifyLimiter(rdb, redisstore.IdentifyOptions{})
+//	// give it to every shard (or shard manager) of the token, in every process
+//
+// What a Redis outage costs it: while Redis is unavailable no process
+// starts a new session (Acquire waits, trying Redis every second), and a
+// process that saw the outage waits a lease and a window (20s) after it
+// began before its next IDENTIFY, in case Redis came back without the keys
+// taken just before. Connected shards, and shards that resume, go on.
+// So an outage delays new sessions by its length plus up to 20s; it never
+// lets two processes identify on one key in one window, and never spends
+// the budget blind. A Redis that loses its data also loses the day's
+// count: it is learned again from the next GET /gateway/bot (SetLimit).
 package redisstore
