@@ -33,8 +33,8 @@ import (
 type Seed struct {
 	// Bot, when set, gives the bot user a fixed id (and a username), so
 	// that a seed can make it a member with roles of guilds another user
-	// owns, to test permission and hierarchy refusals. Its token stays the
-	// server's. Without it the bot keeps its own id, random, and owns the
+	// owns, to test permission and hierarchy refusals. Its token is the
+	// server's (made again with the new id in it; the old one goes on working). Without it the bot keeps its own id, random, and owns the
 	// guilds that name no owner.
 	Bot    *guildkit.User  `json:"bot,omitempty"`
 	Users  []guildkit.User `json:"users"`
@@ -323,7 +323,9 @@ func (s *Server) setBot(bot guildkit.User) {
 	s.users[bot.ID] = &bot
 	s.bot = bot.ID
 	s.app.id.Store(uint64(bot.ID))
-	s.tokens[s.botToken] = bot.ID
+	s.tokens[s.botToken] = bot.ID // the old token goes on working
+	// A new token whose id part is the bot's new id (disgo reads it).
+	s.botToken = s.newBotTokenLocked(bot.ID)
 	if bot.ID > s.lastID {
 		s.lastID = bot.ID
 	}

@@ -48,6 +48,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -115,6 +116,7 @@ type Server struct {
 	appMux       *http.ServeMux      // the interaction-token webhook routes: interaction_routes.go
 	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
 	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
+	gw           gatewayHub          // the gateway's sessions: gateway.go
 	closeOnce    sync.Once
 }
 
@@ -194,6 +196,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 // token.
 func newServer(opts []Option) *Server {
 	s := &Server{now: time.Now, closing: make(chan struct{})}
+	s.initGateway()
 	s.requests.max = DefaultRequestLogSize
 	s.events.max = DefaultEventLogSize
 	s.timeouts = httpTimeouts{DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultBodyTimeout}
@@ -264,7 +267,13 @@ func (s *Server) handler() http.Handler {
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
 	root.HandleFunc("GET /invite/{code}", s.serveInviteLink)
 	root.Handle("/", apiRoutes)
-	return root
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isGatewayUpgrade(r) {
+			s.serveGateway(w, r, false)
+			return
+		}
+		root.ServeHTTP(w, r)
+	})
 }
 
 // Close shuts the server down and waits for requests in flight. Live feed
@@ -273,6 +282,7 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		s.feed.closeAll()
+		s.closeGateway()
 		s.timers.close()
 	})
 	s.srv.Close()
@@ -302,13 +312,26 @@ func (s *Server) Token() string { return s.botToken }
 func (s *Server) BotID() guildkit.Snowflake { return s.bot }
 
 // NewToken makes a bot token that authenticates as userID, presented as
-// "Authorization: Bot <token>". Like every token the server makes, it is 256
-// random bits from crypto/rand, unrelated to the user's id or to any other
-// token, so nothing the server answers lets anyone derive it.
+// "Authorization: Bot <token>". It has the platform's shape, which some
+// libraries read (disgo takes the application's id from it): the user's id
+// in base64, a dot, a time part (the server's clock, base64), a dot, and a
+// secret of 256 random bits from crypto/rand (base64url, 43 characters).
+// Only the secret part is secret: the id is public, and nothing the server
+// answers lets anyone derive the secret.
 func (s *Server) NewToken(userID guildkit.Snowflake) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.newTokenLocked("", userID)
+	return s.newBotTokenLocked(userID)
+}
+
+// newBotTokenLocked makes a bot token of the platform's shape for userID;
+// the caller holds s.mu or owns s alone.
+func (s *Server) newBotTokenLocked(userID guildkit.Snowflake) string {
+	var ts [4]byte
+	binary.BigEndian.PutUint32(ts[:], uint32(s.now().Unix()))
+	prefix := base64.RawStdEncoding.EncodeToString([]byte(userID.String())) + "." +
+		base64.RawURLEncoding.EncodeToString(ts[:]) + "."
+	return s.newTokenLocked(prefix, userID)
 }
 
 // newTokenLocked makes a random token with prefix (which says what kind of
@@ -407,6 +430,7 @@ func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data 
 	e := Event{Name: name, GuildID: guildID, Data: data}
 	s.events.push(e, 0)
 	s.feed.publish(FeedItem{Kind: "event", Event: &e})
+	s.dispatchLocked(e)
 }
 
 // newID returns a fresh snowflake from the server's clock; the caller holds
@@ -460,6 +484,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.webhookRoutes,
 		s.interactionRoutes,
 		s.userRoutes,
+		s.gatewayRoutes,
 	} {
 		register(reg)
 	}

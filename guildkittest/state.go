@@ -150,6 +150,9 @@ func (s *Server) addMemberLocked(gs *guildState, m guildkit.Member) *memberState
 	m.User = &u
 	ms := &memberState{member: m, lastActive: now}
 	gs.members[u.ID] = ms
+	if u.ID == s.bot {
+		s.botJoinedLocked(gs)
+	}
 	return ms
 }
 
