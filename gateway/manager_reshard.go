@@ -99,6 +99,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		} else {
 			// The old set delivers it (or did: then this copy is matched).
 			take(h.oldSent, g, key)
+			m.suppressed()
 			return false
 		}
 	}
