@@ -218,6 +218,32 @@ func (m *Manager) States() []ShardState {
 	return out
 }
 
+// Sessions returns a checkpoint of every running shard's session: as far
+// as its handlers got. A process that saves it now and then (it holds no
+// token) and dies without Close resumes from it with [WithSessions]: the
+// events after the checkpoint are replayed, none lost (those handled after
+// the checkpoint are handed again).
+func (m *Manager) Sessions() []Session {
+	m.mu.Lock()
+	set := m.set
+	m.mu.Unlock()
+	if set == nil {
+		return nil
+	}
+	var out []Session
+	for _, id := range set.ids {
+		sh := set.shards[id]
+		sh.handledMu.Lock()
+		s := sh.handled
+		sh.handledMu.Unlock()
+		if s.ID != "" {
+			s.Shard = sh.ID()
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Stats is what a manager counted.
 type Stats struct {
 	// Suppressed is how many events both shard sets of a reshard received
