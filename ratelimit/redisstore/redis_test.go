@@ -16,6 +16,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if orders := os.Getenv(gatewayChildEnv); orders != "" {
+		// A child process of the gateway tests: see runGatewayChild.
+		os.Exit(runGatewayChild(orders))
+	}
 	if orders := os.Getenv(identifyChildEnv); orders != "" {
 		// A child process of the identify tests: see runIdentifyChild.
 		os.Exit(runIdentifyChild(orders))
