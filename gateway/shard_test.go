@@ -206,11 +206,10 @@ func TestResumeReplayExactlyOnce(t *testing.T) {
 func TestDecisionTable(t *testing.T) {
 	t.Parallel()
 	type row struct {
-		name  string
-		end   func(c *fakeConn)
-		then  action
-		code  int
-		shard string // the close code the shard itself sends, when it closes
+		name string
+		end  func(c *fakeConn)
+		then action
+		code int
 	}
 	closeWith := func(code int) func(c *fakeConn) {
 		return func(c *fakeConn) { _ = c.ws.Close(websocket.StatusCode(code), "test") }
