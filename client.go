@@ -139,6 +139,8 @@ type Client struct {
 	// Interactions answers interactions: callback, original response,
 	// follow-ups. No credential is needed for them.
 	Interactions *InteractionService
+	// Gateway finds the real-time gateway (GET /gateway, GET /gateway/bot).
+	Gateway *GatewayService
 }
 
 // service is the one struct every service type is made from.
@@ -346,6 +348,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Invites = (*InviteService)(&s)
 	c.Webhooks = (*WebhookService)(&s)
 	c.Interactions = (*InteractionService)(&s)
+	c.Gateway = (*GatewayService)(&s)
 	return c, nil
 }
 

@@ -126,6 +126,9 @@ func TestOperationLedger(t *testing.T) {
 	interactionOps := readInteractionOperations(t)
 	require.Len(t, interactionOps, 8, "interactions.md lists 8 routes")
 	ops = append(ops, interactionOps...)
+	gatewayOps := readOperationsFile(t, "gateway_operations.txt")
+	require.Len(t, gatewayOps, 2, "gateway.md §1.1 lists 2 routes")
+	ops = append(ops, gatewayOps...)
 	claimed := readSpecLines(t)
 	known := map[string]operation{}
 	for _, op := range ops {
