@@ -170,6 +170,7 @@ func (s *Server) endSessionLocked(sess *gwSession) {
 		return
 	}
 	sess.ended = true
+	sess.conn = nil
 	sess.buf = nil
 	if sess.stopExpire != nil {
 		sess.stopExpire()
@@ -247,10 +248,8 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	large := 50
 	if p.LargeThreshold != nil {
-		if *p.LargeThreshold < 50 || *p.LargeThreshold > 250 {
-			return closeUnknownOpcode, "Invalid IDENTIFY: large_threshold must be between 50 and 250."
-		}
-		large = *p.LargeThreshold
+		// 50-250; a value outside is brought within, not refused.
+		large = min(max(*p.LargeThreshold, 50), 250)
 	}
 	props := map[string]string{}
 	for k, v := range p.Properties {
