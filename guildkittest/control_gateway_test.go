@@ -276,6 +276,15 @@ func TestControlGatewayFaultRefusals(t *testing.T) {
 		assert.Contains(t, out["error"], tc.says, name)
 	}
 
+	// Whatever the body, a 4xx: never a 5xx.
+	for _, body := range []string{"", "null", "[]", `"drop"`, `{"session": 5, "kind": "drop"}`, `{"kind": "close", "code": "4000"}`,
+		`{"kind": "close", "code": 4000.5}`, `{"kind": "invalid_session", "resumable": "yes"}`, `{"kind": null}`,
+		`{"session": "` + strings.Repeat("x", 1<<16) + `", "kind": "drop"}`, "{\"kind\": \"\xff\"}"} {
+		status, out := postFault(t, srv, body)
+		assert.True(t, status >= 400 && status < 500, "%.60q: %d %v", body, status, out)
+		assert.NotEmpty(t, out["error"], "%.60q", body)
+	}
+
 	// A session waiting for a resume has no connection to fault.
 	status, out = postFault(t, srv, `{"session": "`+rd.SessionID+`", "kind": "drop"}`)
 	require.Equal(t, http.StatusOK, status, "%v", out)
