@@ -3,6 +3,7 @@ package guildkittest
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -220,7 +221,7 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	s := c.s
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	isBot := ok && user == s.bot
 	s.mu.Unlock()
 	if !isBot {
@@ -332,6 +333,14 @@ func shardOf(guildID guildkit.Snowflake, numShards int) int {
 	return int((uint64(guildID) >> 22) % uint64(numShards))
 }
 
+// gatewayToken is the bot token an IDENTIFY or RESUME carries. The
+// documents show the bare token, but the reference platform also takes it
+// with the "Bot " prefix of the Authorization header, which discordgo has
+// always sent (its Session keeps the header's value as its token).
+func gatewayToken(token string) string {
+	return strings.TrimPrefix(token, "Bot ")
+}
+
 // resumePayload is op 6's d.
 type resumePayload struct {
 	Token     *string `json:"token"`
@@ -355,7 +364,7 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 	s := c.s
 	h := &s.gw
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	s.mu.Unlock()
 	h.mu.Lock()
 	sess, found := h.sessions[*p.SessionID]
