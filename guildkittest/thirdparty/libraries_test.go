@@ -1,0 +1,71 @@
+package thirdparty
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/seed012df1e9/guildkit/guildkittest"
+)
+
+// TestDiscordJS runs the discord.js 14 bot (discordjs/bot.js) on Node.js.
+func TestDiscordJS(t *testing.T) {
+	t.Parallel()
+	run(t, library{
+		name:   "discord.js",
+		answer: guildkittest.OutcomeMessage,
+		// node_modules/discord.js/src/client/websocket/handlers/GUILD_MEMBER_ADD.js
+		// emits guildMemberAdd only when the shard's status is Ready.
+		quietInReplay: []string{"GUILD_MEMBER_ADD"},
+		command: func(t *testing.T) *exec.Cmd {
+			node, err := exec.LookPath("node")
+			if err != nil {
+				need(t, "node is not installed (Debian: apt-get install nodejs npm); the discord.js bot is skipped")
+			}
+			if _, err := os.Stat(filepath.Join("discordjs", "node_modules", "discord.js", "package.json")); err != nil {
+				need(t, "discord.js is not installed: run npm ci in guildkittest/thirdparty/discordjs; the discord.js bot is skipped")
+			}
+			return exec.Command(node, filepath.Join("discordjs", "bot.js"))
+		},
+	})
+}
+
+// TestDiscordPy runs the discord.py bot (discordpy/bot.py) with the
+// operating system's discord.py: Debian's python3-discord, for
+// /usr/bin/python3. GUILDKIT_PYTHON names another interpreter.
+func TestDiscordPy(t *testing.T) {
+	t.Parallel()
+	run(t, library{
+		name:   "discord.py",
+		answer: guildkittest.OutcomeMessage,
+		command: func(t *testing.T) *exec.Cmd {
+			python := os.Getenv("GUILDKIT_PYTHON")
+			if python == "" {
+				python = "/usr/bin/python3"
+			}
+			if out, err := exec.Command(python, "-c", "import discord").CombinedOutput(); err != nil {
+				need(t, "%s cannot import discord (Debian: apt-get install python3-discord): %v %s; the discord.py bot is skipped", python, err, out)
+			}
+			return exec.Command(python, filepath.Join("discordpy", "bot.py"))
+		},
+	})
+}
+
+// TestDiscordGo builds and runs the discordgo bot (discordgo/main.go).
+func TestDiscordGo(t *testing.T) {
+	t.Parallel()
+	run(t, library{
+		name:   "discordgo",
+		answer: guildkittest.OutcomeUpdated,
+		command: func(t *testing.T) *exec.Cmd {
+			bin := filepath.Join(t.TempDir(), "discordgo-bot")
+			// go test puts the go command that runs it first on PATH.
+			build := exec.Command("go", "build", "-o", bin, "./discordgo")
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go build ./discordgo: %v\n%s", err, out)
+			}
+			return exec.Command(bin)
+		},
+	})
+}
