@@ -1,6 +1,7 @@
 package thirdparty
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,10 +22,10 @@ func TestDiscordJS(t *testing.T) {
 		command: func(t *testing.T) *exec.Cmd {
 			node, err := exec.LookPath("node")
 			if err != nil {
-				need(t, "node is not installed (Debian: apt-get install nodejs npm); the discord.js bot is skipped")
+				need(t, "node is not installed (Debian: apt-get install nodejs npm)")
 			}
 			if _, err := os.Stat(filepath.Join("discordjs", "node_modules", "discord.js", "package.json")); err != nil {
-				need(t, "discord.js is not installed: run npm ci in guildkittest/thirdparty/discordjs; the discord.js bot is skipped")
+				need(t, "discord.js is not installed: run npm ci in guildkittest/thirdparty/discordjs")
 			}
 			return exec.Command(node, filepath.Join("discordjs", "bot.js"))
 		},
@@ -45,7 +46,7 @@ func TestDiscordPy(t *testing.T) {
 				python = "/usr/bin/python3"
 			}
 			if out, err := exec.Command(python, "-c", "import discord").CombinedOutput(); err != nil {
-				need(t, "%s cannot import discord (Debian: apt-get install python3-discord): %v %s; the discord.py bot is skipped", python, err, out)
+				need(t, "%s cannot import discord (Debian: apt-get install python3-discord): %s", python, bytes.TrimSpace(append([]byte(err.Error()+" "), out...)))
 			}
 			return exec.Command(python, filepath.Join("discordpy", "bot.py"))
 		},

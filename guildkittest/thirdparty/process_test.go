@@ -246,5 +246,5 @@ func need(t *testing.T, format string, args ...any) {
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("%s, and CI is set: .ci/run installs it", msg)
 	}
-	t.Skip(msg)
+	t.Skip(msg + "; the test is skipped")
 }

@@ -235,6 +235,15 @@ func run(t *testing.T, lib library) {
 			t.Errorf("%s handed %s to its handler %d times, want once", lib.name, ev, n)
 		}
 	}
+	for i, kind := range []string{"reconnect", "drop"} {
+		replayed := 0
+		for _, ev := range all {
+			if ev.fault == i+1 && inReplay(lines, ev) {
+				replayed++
+			}
+		}
+		t.Logf("of the 3 events caused during the %s, %d came in the resume's replay, the rest after RESUMED", kind, replayed)
+	}
 	if n := count(lines, ofKind("ready")); n != 1 {
 		t.Errorf("the bot was ready %d times, want once (a new session instead of a resume?)", n)
 	}
