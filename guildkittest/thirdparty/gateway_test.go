@@ -2,6 +2,7 @@ package thirdparty
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,7 +38,11 @@ func injectFault(ctx context.Context, t *testing.T, srv *guildkittest.Server, se
 // checkResumed checks on the server's side that, after the fault of kind
 // (the n-th), the bot's session was resumed, not replaced: still the one
 // session, connected, one IDENTIFY in all, n resumes.
-func checkResumed(t *testing.T, srv *guildkittest.Server, session guildkittest.GatewaySession, kind guildkittest.FaultKind, n int) {
+//
+// It also checks that the connection is the one the library's source
+// describes (want): its API version, its compression, and the URL it
+// resumes on.
+func checkResumed(t *testing.T, srv *guildkittest.Server, session guildkittest.GatewaySession, kind guildkittest.FaultKind, n int, want wire) {
 	t.Helper()
 	var live []guildkittest.GatewaySession
 	for _, s := range srv.GatewaySessions() {
@@ -53,5 +58,14 @@ func checkResumed(t *testing.T, srv *guildkittest.Server, session guildkittest.G
 	if !s.Connected || s.Identifies != 1 || s.Resumes != n {
 		t.Errorf("after %s: session %+v, want connected, 1 IDENTIFY, %d resumes", kind, s, n)
 	}
-	t.Logf("after %s: session %s resumed on %v (library %q)", kind, s.ID, s.ResumedTo, s.Properties["browser"])
+	if s.Version != want.version || !slices.Contains(want.compression, s.Compression) {
+		t.Errorf("after %s: API v%s, compression %q; want v%s, one of %q", kind, s.Version, s.Compression, want.version, want.compression)
+	}
+	for _, url := range s.ResumedTo {
+		if url != want.resumesTo {
+			t.Errorf("after %s: resumed on %v, want each on %q", kind, s.ResumedTo, want.resumesTo)
+			break
+		}
+	}
+	t.Logf("after %s: session %s resumed on %v (library %q, compression %q, API v%s)", kind, s.ID, s.ResumedTo, s.Properties["browser"], s.Compression, s.Version)
 }

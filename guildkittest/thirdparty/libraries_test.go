@@ -19,6 +19,8 @@ func TestDiscordJS(t *testing.T) {
 		// node_modules/discord.js/src/client/websocket/handlers/GUILD_MEMBER_ADD.js
 		// emits guildMemberAdd only when the shard's status is Ready.
 		quietInReplay: []string{"GUILD_MEMBER_ADD"},
+		// No compression without the optional zlib-sync package.
+		wire: wire{version: "10", compression: []string{""}, resumesTo: "resume"},
 		command: func(t *testing.T) *exec.Cmd {
 			node, err := exec.LookPath("node")
 			if err != nil {
@@ -40,6 +42,10 @@ func TestDiscordPy(t *testing.T) {
 	run(t, library{
 		name:   "discord.py",
 		answer: guildkittest.OutcomeMessage,
+		// zlib-stream always (and IDENTIFY's compress true, which the
+		// server must ignore then); zstd-stream from 2.7 when a zstd
+		// module is importable.
+		wire: wire{version: "10", compression: []string{"zlib-stream", "zstd-stream"}, resumesTo: "resume"},
 		command: func(t *testing.T) *exec.Cmd {
 			python := os.Getenv("GUILDKIT_PYTHON")
 			if python == "" {
@@ -59,6 +65,10 @@ func TestDiscordGo(t *testing.T) {
 	run(t, library{
 		name:   "discordgo",
 		answer: guildkittest.OutcomeUpdated,
+		// API v9 by default, IDENTIFY's compress true (each binary frame
+		// a zlib stream of its own), and resumes on the URL it connected
+		// to: it does not read resume_gateway_url.
+		wire: wire{version: "9", compression: []string{"payload"}, resumesTo: "gateway"},
 		command: func(t *testing.T) *exec.Cmd {
 			bin := filepath.Join(t.TempDir(), "discordgo-bot")
 			// go test puts the go command that runs it first on PATH.

@@ -31,6 +31,16 @@ type library struct {
 	// hand to its typed handlers, when they come in a resume's replay
 	// (before RESUMED); the package doc says why for discord.js.
 	quietInReplay []string
+	// wire is how the library uses the connection, as the server's session
+	// list shows it: each library exercises a different part of the server.
+	wire wire
+}
+
+// wire is what the server sees of a library's connection.
+type wire struct {
+	version     string   // the URL's v
+	compression []string // any of: zlib-stream, zstd-stream, payload (IDENTIFY's compress), none ("")
+	resumesTo   string   // where it resumes: "resume" (resume_gateway_url) or "gateway" (the ordinary URL)
 }
 
 // scenarioTimeout bounds a whole scenario; a library that hangs fails the
@@ -188,7 +198,7 @@ func run(t *testing.T, lib library) {
 		})
 		awaitEvents(ctx, t, b, round, evs, false)
 		all = append(all, evs...)
-		checkResumed(t, w.srv, session, kind, i+1)
+		checkResumed(t, w.srv, session, kind, i+1, lib.wire)
 	}
 
 	// A click on the resumed session, delivered over the gateway and
