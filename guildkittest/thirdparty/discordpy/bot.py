@@ -135,9 +135,12 @@ def main():
                 return
             await client.close()
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    discord.utils.setup_logging(handler=handler, level=logging.INFO, root=False)
+    discord.utils.setup_logging(
+        handler=logging.StreamHandler(sys.stderr),
+        formatter=logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"),
+        level=logging.INFO,
+        root=False,
+    )
     asyncio.run(run())
 
 
