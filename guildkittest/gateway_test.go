@@ -179,3 +179,33 @@ func TestGatewayIdentifyReadyGuildCreate(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+// TestGatewayPrivilegedIntentsFromSeed: a seed's application lists the
+// approved privileged intents; the others close IDENTIFY with 4014 and
+// are absent from the application's flags.
+func TestGatewayPrivilegedIntentsFromSeed(t *testing.T) {
+	t.Parallel()
+	if _, err := guildkittest.ParseSeed(strings.NewReader(`{"application": {"privileged_intents": ["GUILDS"]}}`)); err == nil ||
+		!strings.Contains(err.Error(), "application.privileged_intents[0]") {
+		t.Errorf("a seed naming GUILDS as privileged: %v", err)
+	}
+	seed, err := guildkittest.ParseSeed(strings.NewReader(`{"application": {"privileged_intents": ["GUILD_MEMBERS"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := guildkittest.NewServer(t)
+	srv.ApplySeed(seed)
+	if got := srv.PrivilegedIntentsApproved(); got != 1<<1 {
+		t.Errorf("approved %b, want GUILD_MEMBERS only", got)
+	}
+	c := dial(t, srv.GatewayURL(), "/?v=10&encoding=json")
+	c.hello()
+	c.identify(srv.Token(), 1|1<<15, nil)
+	if code := c.closed(); code != 4014 {
+		t.Errorf("MESSAGE_CONTENT not approved: closed with %d, want 4014", code)
+	}
+	_, r, _ := connect(t, srv, 1|1<<1, nil)
+	if r.Application["flags"] != float64(1<<14) {
+		t.Errorf("READY application.flags = %v, want GATEWAY_GUILD_MEMBERS (1<<14)", r.Application["flags"])
+	}
+}
