@@ -112,7 +112,7 @@ function renderGateway() {
     el("div", { class: "gw-meta", text: "heartbeat " + msText(set.heartbeat_interval_ms) + " · max_concurrency " + set.max_concurrency +
       " · " + set.send_limit + " sends / 60 s · " + set.guilds_per_shard + " guilds / shard · resume window " + set.resume_window +
       " · identifies " + id.total + " (refused " + id.refused + ", " + id.remaining + " of " + set.session_start_total + " left today)" }),
-    (v.notes || []).map((n) => el("div", { class: "gw-note", text: "⚠ " + n })));
+    ...(v.notes || []).map((n) => el("div", { class: "gw-note", text: "⚠ " + n })));
   const live = v.sessions.filter((s) => s.connected);
   const all = el("div", { class: "gw-all" }, el("span", { class: "gw-meta", text: "every connected session (" + live.length + "): " }), faultButtons(""));
   if (v.sessions.length === 0) {
@@ -123,7 +123,7 @@ function renderGateway() {
     gateway.selected = (live[live.length - 1] || v.sessions[v.sessions.length - 1]).id;
     gateway.frameCount = -1;
   }
-  list.replaceChildren(all, v.sessions.map(sessionCard));
+  list.replaceChildren(all, ...v.sessions.map(sessionCard));
 }
 
 function frameText(f) {
