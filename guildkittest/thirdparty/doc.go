@@ -1,9 +1,13 @@
 // Package thirdparty runs bots written with other people's client
 // libraries, with no guildkit code, against the emulator's gateway: a
-// discord.js 14 bot (discordjs/bot.js), a discord.py bot (discordpy/bot.py)
-// and a discordgo bot (discordgo/main.go). Each library is the judge of the
-// server: if the emulator leaves out a field a library needs, or closes
-// with a code it mishandles, that library's bot fails here.
+// discord.js 14 bot (discordjs/bot.js), a discord.py bot (discordpy/bot.py),
+// a discordgo bot (discordgo/main.go) and a disgo bot (disgo/main.go). Each
+// library is the judge of the server: if the emulator leaves out a field a
+// library needs, or closes with a code it mishandles, that library's bot
+// fails here. Between them they use every compression the server offers
+// (none: discord.js; zlib-stream: discord.py; per-payload zlib: discordgo;
+// zstd-stream: disgo), API v10 and v9, and resume on resume_gateway_url or,
+// as discordgo does, on the ordinary URL.
 //
 // Each test starts the in-memory server on loopback with a guild the bot
 // is in and a message from the application with a button, starts the bot
@@ -52,8 +56,8 @@
 //
 // # Running
 //
-// It is a module of its own so that discordgo is not a dependency of
-// guildkit:
+// It is a module of its own so that discordgo and disgo are not
+// dependencies of guildkit:
 //
 //	cd guildkittest/thirdparty/discordjs && npm ci    # once: discord.js, as package-lock.json pins it
 //	cd guildkittest/thirdparty && go test ./...
@@ -61,7 +65,7 @@
 // discord.js needs Node.js 18 or later (Debian: apt-get install nodejs npm);
 // discord.py is the operating system's package (Debian: apt-get install
 // python3-discord), run with /usr/bin/python3, or the interpreter in
-// GUILDKIT_PYTHON; discordgo comes from the module proxy. Outside CI a test
+// GUILDKIT_PYTHON; discordgo and disgo come from the module proxy. Outside CI a test
 // whose runtime is missing skips and says what to install; in CI
 // (CI=true) it fails.
 package thirdparty

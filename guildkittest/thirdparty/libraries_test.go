@@ -68,15 +68,31 @@ func TestDiscordGo(t *testing.T) {
 		// API v9 by default, IDENTIFY's compress true (each binary frame
 		// a zlib stream of its own), and resumes on the URL it connected
 		// to: it does not read resume_gateway_url.
-		wire: wire{version: "9", compression: []string{"payload"}, resumesTo: "gateway"},
-		command: func(t *testing.T) *exec.Cmd {
-			bin := filepath.Join(t.TempDir(), "discordgo-bot")
-			// go test puts the go command that runs it first on PATH.
-			build := exec.Command("go", "build", "-o", bin, "./discordgo")
-			if out, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("go build ./discordgo: %v\n%s", err, out)
-			}
-			return exec.Command(bin)
-		},
+		wire:    wire{version: "9", compression: []string{"payload"}, resumesTo: "gateway"},
+		command: goBot("./discordgo"),
 	})
+}
+
+// TestDisgo builds and runs the disgo bot (disgo/main.go).
+func TestDisgo(t *testing.T) {
+	t.Parallel()
+	run(t, library{
+		name:   "disgo",
+		answer: guildkittest.OutcomeMessage,
+		// zstd-stream by default, refusing text frames on it.
+		wire:    wire{version: "10", compression: []string{"zstd-stream"}, resumesTo: "resume"},
+		command: goBot("./disgo"),
+	})
+}
+
+// goBot returns a command that builds the Go bot in pkg and runs it.
+func goBot(pkg string) func(t *testing.T) *exec.Cmd {
+	return func(t *testing.T) *exec.Cmd {
+		bin := filepath.Join(t.TempDir(), "bot")
+		// go test puts the go command that runs it first on PATH.
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+		return exec.Command(bin)
+	}
 }
