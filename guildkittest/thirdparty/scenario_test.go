@@ -97,6 +97,7 @@ func (w *world) gatewayURL(ctx context.Context, t *testing.T) string {
 type caused struct {
 	t     string // GUILD_MEMBER_ADD, GUILD_BAN_ADD or GUILD_ROLE_CREATE
 	id    string // the user's or the role's id
+	guild string // the guild's id, as the library's typed event gives it
 	fault int    // caused during the n-th fault (from 1); 0 for none
 }
 
@@ -109,7 +110,7 @@ func (c caused) dispatched(l line) bool {
 
 // matches reports whether an "event" line is c's.
 func (c caused) matches(l line) bool {
-	if l.Kind != "event" || l.T != c.t {
+	if l.Kind != "event" || l.T != c.t || l.GuildID != c.guild {
 		return false
 	}
 	if c.t == "GUILD_ROLE_CREATE" {
@@ -135,10 +136,11 @@ func (w *world) cause(ctx context.Context, t *testing.T, round string) []caused 
 	if err != nil {
 		t.Fatalf("round %s: Create Guild Role: %v", round, err)
 	}
+	guild := w.guild.ID.String()
 	return []caused{
-		{t: "GUILD_MEMBER_ADD", id: joiner.ID.String()},
-		{t: "GUILD_BAN_ADD", id: banned.ID.String()},
-		{t: "GUILD_ROLE_CREATE", id: role.ID.String()},
+		{t: "GUILD_MEMBER_ADD", id: joiner.ID.String(), guild: guild},
+		{t: "GUILD_BAN_ADD", id: banned.ID.String(), guild: guild},
+		{t: "GUILD_ROLE_CREATE", id: role.ID.String(), guild: guild},
 	}
 }
 
