@@ -413,7 +413,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL 
 		url = "resume"
 	}
 	c := newGatewayConn(s, ws, version, compress, url, r.RemoteAddr)
-	c.run(r.Context())
+	c.run()
 }
 
 // closeGateway ends every connection and the resume listener; Close calls

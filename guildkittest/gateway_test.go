@@ -209,3 +209,29 @@ func TestGatewayPrivilegedIntentsFromSeed(t *testing.T) {
 		t.Errorf("READY application.flags = %v, want GATEWAY_GUILD_MEMBERS (1<<14)", r.Application["flags"])
 	}
 }
+
+// TestGatewayTokenWithBotPrefix: IDENTIFY and RESUME take the token with
+// or without "Bot " (discordgo sends the prefix).
+func TestGatewayTokenWithBotPrefix(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	c := dial(t, srv.GatewayURL(), "/?v=9&encoding=json")
+	c.hello()
+	c.identify("Bot "+srv.Token(), 1, nil)
+	var r ready
+	_ = json.Unmarshal(c.until("READY").D, &r)
+	if r.V != 9 {
+		t.Errorf("READY v = %d on a v=9 connection", r.V)
+	}
+	c.ws.CloseNow()
+	waitDisconnected(t, srv, r.SessionID)
+	c2 := dial(t, r.ResumeGatewayURL, "/?v=9&encoding=json")
+	c2.hello()
+	c2.send(6, map[string]any{"token": "Bot " + srv.Token(), "session_id": r.SessionID, "seq": 1})
+	if f := c2.read(); f.name() != "RESUMED" {
+		t.Errorf("resume with the prefix: op %d %s", f.Op, f.name())
+	}
+	if n := srv.DispatchGatewayEvent("X", 0, 0, json.RawMessage(`{}`)); n != 1 {
+		t.Errorf("DispatchGatewayEvent queued for %d sessions, want 1", n)
+	}
+}
