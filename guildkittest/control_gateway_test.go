@@ -124,6 +124,10 @@ func TestControlGatewayLists(t *testing.T) {
 	assert.GreaterOrEqual(t, *s.Heartbeat.SinceMS, int64(0))
 	assert.Empty(t, s.Notes)
 
+	var whole json.RawMessage
+	plain(t, "GET", srv.URL+guildkittest.ControlPrefix+"api/gateway", "", "", &whole)
+	assert.NotContains(t, string(whole), srv.Token(), "no token in the list")
+
 	var frames []map[string]any
 	resp := plain(t, "GET", srv.URL+guildkittest.ControlPrefix+"api/gateway/sessions/"+s.ID+"/frames", "", "", &frames)
 	require.Equal(t, http.StatusOK, resp.StatusCode)

@@ -258,3 +258,41 @@ func TestInteractionOverGatewayControlAPI(t *testing.T) {
 	assert.Len(t, seen.Delivery.Sessions, 1)
 	assert.True(t, seen.Delivery.Callback)
 }
+
+// TestModalAndAutocompleteOverGateway: a modal opened through the callback
+// route is submitted back to the bot as MODAL_SUBMIT over the gateway, and
+// an autocomplete's choices come back the same way.
+func TestModalAndAutocompleteOverGateway(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g, alice, msg := gatewayGuild(t, srv, 0)
+	channel := srv.Channels(g.ID)[0].ID
+	bot, _, _ := connect(t, srv, 0, nil)
+	types := make(chan int, 3)
+	go func() {
+		for range 3 {
+			it, _ := nextInteraction(t, bot)
+			types <- it.Type
+			switch it.Type {
+			case 3: // the click opens a modal
+				callback(t, srv, it, `{"type": 9, "data": {"custom_id": "form", "title": "Form", "components": [
+					{"type": 18, "label": "Name", "component": {"type": 4, "custom_id": "name", "style": 1}}]}}`)
+			case 5: // its submission
+				callback(t, srv, it, `{"type": 4, "data": {"content": "thanks"}}`)
+			case 4: // autocomplete
+				callback(t, srv, it, `{"type": 8, "data": {"choices": [{"name": "red", "value": "red"}, {"name": "rose", "value": "rose"}]}}`)
+			}
+		}
+	}()
+	out, err := srv.Click(t.Context(), alice, msg.ID, "go")
+	require.NoError(t, err)
+	require.Equal(t, guildkittest.OutcomeModal, out.Kind, out.String())
+	out, err = srv.SubmitModal(t.Context(), alice, out.Modal, guildkittest.ModalValues{"name": "Alice"})
+	require.NoError(t, err)
+	assert.Equal(t, "message: thanks", out.String())
+	out, err = srv.Autocomplete(t.Context(), alice, channel, "color",
+		guildkit.CommandOption{Name: "name", Type: guildkit.CommandOptionString, Value: json.RawMessage(`"r"`), Focused: true})
+	require.NoError(t, err)
+	assert.Equal(t, "autocomplete: 2 choices", out.String())
+	assert.Equal(t, []int{3, 5, 4}, []int{<-types, <-types, <-types})
+}
