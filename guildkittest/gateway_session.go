@@ -339,14 +339,6 @@ func shardOf(guildID guildkit.Snowflake, numShards int) int {
 	return int((uint64(guildID) >> 22) % uint64(numShards))
 }
 
-// gatewayToken is the bot token an IDENTIFY or RESUME carries. The
-// documents show the bare token, but the reference platform also takes it
-// with the "Bot " prefix of the Authorization header, which discordgo has
-// always sent (its Session keeps the header's value as its token).
-func gatewayToken(token string) string {
-	return strings.TrimPrefix(token, "Bot ")
-}
-
 // resumePayload is op 6's d.
 type resumePayload struct {
 	Token     *string `json:"token"`
