@@ -57,10 +57,11 @@ type gwConn struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 
-	in    chan gwIn
-	wake  chan struct{} // new dispatches in the session's queue
-	ctl   chan gwCtl
-	hbDue chan struct{} // the heartbeat timeout passed
+	in       chan gwIn
+	released chan struct{} // closed once the connection has ended and handed its session back
+	wake     chan struct{} // new dispatches in the session's queue
+	ctl      chan gwCtl
+	hbDue    chan struct{} // the heartbeat timeout passed
 
 	kickOnce sync.Once
 
@@ -85,7 +86,7 @@ func newGatewayConn(s *Server, ws *websocket.Conn, version, transport, url, remo
 	return &gwConn{
 		s: s, ws: ws, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
-		in: make(chan gwIn), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
+		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
 		clientCode: -1,
 	}
 }
@@ -136,6 +137,7 @@ func (c *gwConn) run() {
 	if h.closed {
 		h.mu.Unlock()
 		_ = c.ws.CloseNow()
+		close(c.released)
 		return
 	}
 	h.conns[c] = struct{}{}
@@ -156,6 +158,7 @@ func (c *gwConn) run() {
 			_ = c.zenc.Close()
 		}
 		c.release()
+		close(c.released)
 	}()
 
 	switch c.transport {

@@ -162,6 +162,7 @@ func (c *gwConn) apply(f GatewayFault, done chan struct{}) (stop bool) {
 		return true
 	case FaultDrop:
 		_ = c.ws.CloseNow()
+		c.releaseSession()
 		close(done)
 		return true
 	case FaultWithholdAcks:

@@ -386,7 +386,7 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 		select {
 		case old.ctl <- gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}:
 			<-done
-		case <-old.ctx.Done():
+		case <-old.released: // it ended meanwhile and handed the session back
 		case <-c.ctx.Done():
 			return 0, ""
 		}
