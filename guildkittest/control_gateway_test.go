@@ -343,6 +343,18 @@ func TestControlGatewayNotes(t *testing.T) {
 	second := strings.Join(notes[fresh.SessionID], "\n")
 	assert.Contains(t, second, "identified anew while session "+rd.SessionID, "%v", notes[fresh.SessionID])
 
+	// The same notes for Go tests, by kind.
+	kinds := map[guildkittest.GatewayNoteKind][]string{}
+	for _, n := range srv.GatewayNotes() {
+		kinds[n.Kind] = append(kinds[n.Kind], n.Session)
+	}
+	assert.Equal(t, map[guildkittest.GatewayNoteKind][]string{
+		guildkittest.NoteIdentifyConcurrency: {""},
+		guildkittest.NoteSendRate:            {rd.SessionID},
+		guildkittest.NoteResumeURL:           {rd.SessionID},
+		guildkittest.NoteReidentify:          {fresh.SessionID},
+	}, kinds)
+
 	// A session the server ended (4009: identify anew) or the client closed
 	// with 1000 leaves nothing to resume: a new IDENTIFY then is right.
 	for _, end := range []func(c *rawClient, id string){

@@ -138,6 +138,14 @@ func startGatewayLoad(t *testing.T, srv *guildkittest.Server) func() {
 			}
 		}()
 	}
+	// Should the REST run stop the test early, everything stops before the
+	// server closes.
+	t.Cleanup(func() {
+		stopGen()
+		gen.Wait()
+		cancel()
+		wg.Wait()
+	})
 	return func() {
 		stopGen()
 		gen.Wait()
