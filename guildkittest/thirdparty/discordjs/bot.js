@@ -1,0 +1,111 @@
+// A discord.js 14 bot with no guildkit code: it runs against the emulator
+// only because its REST base URL points there. discord.js asks that REST
+// base for GET /gateway/bot and connects to the URL the answer gives, so no
+// other override is needed.
+//
+// Environment (the names the emulator prints):
+//
+//	GUILDKIT_BASE_URL  the interface's base URL, http://127.0.0.1:PORT/api/v10
+//	GUILDKIT_TOKEN     the bot's token
+//
+// It prints one JSON object per line on standard output, the line protocol
+// the Go tests in the parent folder read:
+//
+//	{"kind": "dispatch", "t": "GUILD_CREATE", "s": 2, "id": "…"}  every dispatch, as received
+//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"]}    the library is ready
+//	{"kind": "event", "t": "GUILD_MEMBER_ADD", "guild_id": "…", "user_id": "…"}
+//	{"kind": "event", "t": "GUILD_BAN_ADD", "guild_id": "…", "user_id": "…"}
+//	{"kind": "event", "t": "GUILD_ROLE_CREATE", "guild_id": "…", "role_id": "…"}
+//	{"kind": "interaction", "id": "…", "custom_id": "…", "user_id": "…"}
+//	{"kind": "answered", "id": "…", "content": "…"}          its answer was accepted
+//	{"kind": "resumed", "replayed": 3}                       the session resumed
+//	{"kind": "error", "message": "…"}
+//
+// It exits when its standard input ends, so it never outlives the test
+// that started it.
+'use strict';
+
+const { Client, Events, GatewayIntentBits, MessageFlags } = require('discord.js');
+
+function emit(line) {
+  process.stdout.write(JSON.stringify(line) + '\n');
+}
+
+const base = process.env.GUILDKIT_BASE_URL;
+const token = process.env.GUILDKIT_TOKEN;
+if (!base || !token) {
+  console.error('bot.js: GUILDKIT_BASE_URL and GUILDKIT_TOKEN must be set');
+  process.exit(2);
+}
+// discord.js builds its REST URLs as `${api}/v${version}${route}`.
+const parts = /^(.*)\/v(\d+)\/?$/.exec(base);
+if (!parts) {
+  console.error(`bot.js: GUILDKIT_BASE_URL ${base} does not end in /v<version>`);
+  process.exit(2);
+}
+
+const client = new Client({
+  intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildModeration],
+  rest: { api: parts[1], version: parts[2] },
+});
+
+// The subject of a dispatch: its role, its user, or itself.
+function subject(d) {
+  return d?.role?.id ?? d?.user?.id ?? d?.id;
+}
+
+client.on(Events.Raw, (packet) => {
+  emit({ kind: 'dispatch', t: packet.t, s: packet.s, id: subject(packet.d) });
+});
+
+client.once(Events.ClientReady, (c) => {
+  emit({ kind: 'ready', user_id: c.user.id, guild_ids: [...c.guilds.cache.keys()] });
+});
+
+client.on(Events.GuildMemberAdd, (member) => {
+  emit({ kind: 'event', t: 'GUILD_MEMBER_ADD', guild_id: member.guild.id, user_id: member.id });
+});
+
+client.on(Events.GuildBanAdd, (ban) => {
+  emit({ kind: 'event', t: 'GUILD_BAN_ADD', guild_id: ban.guild.id, user_id: ban.user.id });
+});
+
+client.on(Events.GuildRoleCreate, (role) => {
+  emit({ kind: 'event', t: 'GUILD_ROLE_CREATE', guild_id: role.guild.id, role_id: role.id });
+});
+
+client.on(Events.InteractionCreate, async (interaction) => {
+  if (!interaction.isButton()) {
+    return;
+  }
+  emit({ kind: 'interaction', id: interaction.id, custom_id: interaction.customId, user_id: interaction.user.id });
+  const content = `discord.js: ${interaction.customId} clicked by ${interaction.user.id}`;
+  try {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+    emit({ kind: 'answered', id: interaction.id, content });
+  } catch (err) {
+    emit({ kind: 'error', message: `reply: ${err}` });
+  }
+});
+
+client.on(Events.ShardResume, (shardId, replayed) => {
+  emit({ kind: 'resumed', shard: shardId, replayed });
+});
+
+client.on(Events.ShardError, (err, shardId) => {
+  emit({ kind: 'error', message: `shard ${shardId}: ${err}` });
+});
+
+client.on(Events.Error, (err) => {
+  emit({ kind: 'error', message: `${err}` });
+});
+
+process.stdin.on('end', () => {
+  client.destroy().finally(() => process.exit(0));
+});
+process.stdin.resume();
+
+client.login(token).catch((err) => {
+  emit({ kind: 'error', message: `login: ${err}` });
+  process.exit(1);
+});

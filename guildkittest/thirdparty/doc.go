@@ -1,0 +1,71 @@
+// Package thirdparty runs bots written with other people's client
+// libraries, with no guildkit code, against the emulator's gateway: a
+// discord.js 14 bot (discordjs/bot.js), a discord.py bot (discordpy/bot.py),
+// a discordgo bot (discordgo/main.go) and a disgo bot (disgo/main.go). Each
+// library is the judge of the server: if the emulator leaves out a field a
+// library needs, or closes with a code it mishandles, that library's bot
+// fails here. Between them they use every compression the server offers
+// (none: discord.js; zlib-stream: discord.py; per-payload zlib: discordgo;
+// zstd-stream: disgo), API v10 and v9, and resume on resume_gateway_url or,
+// as discordgo does, on the ordinary URL.
+//
+// Each test starts the in-memory server on loopback with a guild the bot
+// is in and a message from the application with a button, starts the bot
+// as a child process with the server's addresses and token in the
+// environment variables the emulator prints (GUILDKIT_BASE_URL,
+// GUILDKIT_GATEWAY_URL, GUILDKIT_TOKEN), and reads what the bot prints.
+// Then, with guildkit's own client on the test's side, it:
+//
+//   - waits for the library's ready state;
+//   - adds a member, bans a user and creates a role, and waits for the bot to
+//     receive GUILD_MEMBER_ADD, GUILD_BAN_ADD and GUILD_ROLE_CREATE;
+//   - clicks the button ([guildkittest.Server.Click]): the click reaches the
+//     bot as INTERACTION_CREATE, the bot answers through the callback route
+//     with its library's own reply, and the click's Outcome shows the answer;
+//   - injects a reconnect (op 7) and then a dropped connection, causing
+//     events while the bot is away, and checks that it resumed (a RESUME,
+//     not a new IDENTIFY, on the server's side) and received every event
+//     exactly once, with sequence numbers that neither skip nor repeat.
+//
+// # The line protocol
+//
+// A bot prints one JSON object per line on its standard output:
+//
+//	{"kind": "dispatch", "t": "GUILD_ROLE_CREATE", "s": 5, "id": "…"}  every dispatch the library received
+//	                                                          (id: d.role.id, else d.user.id, else d.id)
+//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"]}     the library is ready (printed once)
+//	{"kind": "event", "t": "GUILD_MEMBER_ADD", "guild_id": "…", "user_id": "…"}
+//	{"kind": "event", "t": "GUILD_BAN_ADD", "guild_id": "…", "user_id": "…"}
+//	{"kind": "event", "t": "GUILD_ROLE_CREATE", "guild_id": "…", "role_id": "…"}
+//	{"kind": "interaction", "id": "…", "custom_id": "…", "user_id": "…"}
+//	{"kind": "answered", "id": "…", "content": "…"}           the callback route accepted the answer
+//	{"kind": "resumed"}                                       the library resumed its session
+//	{"kind": "error", "message": "…"}                         the library reported an error
+//
+// "dispatch" lines are what the library read off the connection, in order;
+// "event" lines come from the library's own typed events (discord.js's
+// guildMemberAdd, discord.py's on_member_join, discordgo's
+// *discordgo.GuildMemberAdd), so an event the library failed to parse is
+// missing. The test wants every event it caused once among the dispatches
+// and once among the typed events, with one exception a library's own
+// source explains: discord.js emits guildMemberAdd only while its shard is
+// ready, and its shard is "resuming" until RESUMED, which the platform
+// sends after the replay, so a member added while the bot was away reaches
+// its cache but not its guildMemberAdd handler. A bot exits when its standard input ends, so it never outlives
+// the test that started it.
+//
+// # Running
+//
+// It is a module of its own so that discordgo and disgo are not
+// dependencies of guildkit:
+//
+//	cd guildkittest/thirdparty/discordjs && npm ci    # once: discord.js, as package-lock.json pins it
+//	cd guildkittest/thirdparty && go test ./...
+//
+// discord.js needs Node.js 18 or later (Debian: apt-get install nodejs npm);
+// discord.py is the operating system's package (Debian: apt-get install
+// python3-discord), run with /usr/bin/python3, or the interpreter in
+// GUILDKIT_PYTHON; discordgo and disgo come from the module proxy. Outside CI a test
+// whose runtime is missing skips and says what to install; in CI
+// (CI=true) it fails.
+package thirdparty
