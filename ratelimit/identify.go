@@ -17,6 +17,15 @@ import (
 const (
 	// IdentifyWindow is how long a rate-limit key is taken by one IDENTIFY.
 	IdentifyWindow = 5 * time.Second
+	// DefaultIdentifyMargin is what the limiters add to IdentifyWindow by
+	// default. The platform counts 5 s between the IDENTIFYs it receives,
+	// and the limiter between the moments they were sent: an IDENTIFY that
+	// was slow to arrive (a busy connection, a busy server) would let the
+	// next one on its key arrive less than 5 s after it, and be refused
+	// with INVALID_SESSION. Measured against the emulator on a loaded
+	// two-core machine, 16 concurrent handshakes reached it up to a few
+	// hundred milliseconds after they were sent.
+	DefaultIdentifyMargin = 500 * time.Millisecond
 	// DefaultIdentifyLease is how long an [IdentifyLimiter] keeps a key for
 	// a caller that took it and never said it sent its IDENTIFY (a process
 	// that died mid-identify): the window, plus time for the handshake.
@@ -57,7 +66,8 @@ type IdentifyLimiter interface {
 	// its rate-limit key (shardID % maxConcurrency) within IdentifyWindow,
 	// and callers of one key served in the order they came. It takes one
 	// session start from the budget. The caller sends IDENTIFY and then
-	// calls done, which keeps the key for IdentifyWindow from that moment;
+	// calls done, which keeps the key for IdentifyWindow (and a margin for
+	// the IDENTIFY's transit, [DefaultIdentifyMargin]) from that moment;
 	// a key whose done never comes is freed after the lease
 	// ([DefaultIdentifyLease]), so a caller that dies mid-identify never
 	// holds it for good. When the budget is down to the reserve, Acquire
@@ -85,9 +95,8 @@ func (systemClock) AfterFunc(d time.Duration, f func()) func() bool {
 type IdentifyOptions struct {
 	// Clock is the limiter's time source; the system clock when nil.
 	Clock Clock
-	// Window is how long one IDENTIFY takes its rate-limit key;
-	// IdentifyWindow when 0. Only tests against a server with a shorter
-	// window (guildkittest can have one) should set it.
+	// Window is how long one IDENTIFY takes its rate-limit key, from its
+	// done; IdentifyWindow + DefaultIdentifyMargin when 0.
 	Window time.Duration
 	// Lease is how long a key stays taken without done;
 	// DefaultIdentifyLease when 0.
@@ -130,7 +139,7 @@ func NewMemoryIdentifyLimiter(o IdentifyOptions) *MemoryIdentifyLimiter {
 		m.clock = systemClock{}
 	}
 	if m.window <= 0 {
-		m.window = IdentifyWindow
+		m.window = IdentifyWindow + DefaultIdentifyMargin
 	}
 	if m.lease <= 0 {
 		m.lease = DefaultIdentifyLease

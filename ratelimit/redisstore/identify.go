@@ -18,9 +18,9 @@ import (
 // IdentifyOptions configures an [IdentifyLimiter]; the zero value gives
 // the defaults.
 type IdentifyOptions struct {
-	// Window is how long one IDENTIFY takes its rate-limit key;
-	// ratelimit.IdentifyWindow (5s) when 0. Only tests against a server
-	// with a shorter window should set it.
+	// Window is how long one IDENTIFY takes its rate-limit key, from its
+	// done; ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin
+	// (5.5s) when 0.
 	Window time.Duration
 	// Lease is how long a key stays taken by a process that never says it
 	// sent its IDENTIFY (it died mid-identify);
@@ -80,7 +80,7 @@ type IdentifyLimiter struct {
 // (a single node, a Sentinel failover client or a Cluster client).
 func NewIdentifyLimiter(rdb redis.UniversalClient, o IdentifyOptions) *IdentifyLimiter {
 	if o.Window <= 0 {
-		o.Window = ratelimit.IdentifyWindow
+		o.Window = ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin
 	}
 	if o.Lease <= 0 {
 		o.Lease = ratelimit.DefaultIdentifyLease
