@@ -268,7 +268,8 @@ func (m *Manager) resolve(ctx context.Context) error {
 	if m.limiter == nil {
 		// One limiter for every shard: each shard's own would space
 		// nothing.
-		m.limiter = ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: m.base.clock})
+		m.limiter = ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: m.base.clock,
+			Window: ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin})
 	}
 	if m.base.rest != nil && (m.count == 0 || m.maxConc == 0) {
 		gb, err := m.base.rest.Gateway.GetBot(ctx)
