@@ -54,8 +54,9 @@ func newConn(s *Shard, ws *websocket.Conn, gen uint64) *conn {
 // read is the reader goroutine.
 func (c *conn) read(z *zlibStream) {
 	defer c.cancel()
+	var mr messageReader
 	for {
-		typ, data, err := c.ws.Read(c.ctx)
+		typ, data, err := mr.read(c.ctx, c.ws)
 		if err != nil {
 			c.post(inbound{err: err})
 			return
@@ -70,11 +71,15 @@ func (c *conn) read(z *zlibStream) {
 			if out == nil {
 				continue
 			}
-			// The inflater reuses its buffer; the event may keep parts
-			// of the message.
-			msg = bytes.Clone(out)
+			msg = out
 		}
-		if !c.post(readMessage(msg)) {
+		// msg is the reader's or the inflater's buffer, reused for the
+		// next message: readMessage decodes all it needs here, and the
+		// event refers to none of it; the frame's d, which does, stays
+		// behind.
+		m := readMessage(msg)
+		m.f.D = nil
+		if !c.post(m) {
 			return
 		}
 	}

@@ -44,6 +44,9 @@ func init() {
 		add()
 	}
 	eventDecoders[(*InteractionCreate)(nil).EventName()] = decodeInteractionCreate
+	for name := range eventDecoders {
+		eventNames[name] = name
+	}
 }
 
 // decodes adds the decoder of the event type *T, keyed by its name.

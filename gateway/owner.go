@@ -75,6 +75,9 @@ type dialResult struct {
 	err    error
 	url    string
 	resume bool
+	// fresh is GET /gateway's URL, asked again after the gateway's own URL
+	// failed to connect ("" when not asked or unchanged).
+	fresh string
 }
 
 type acquireResult struct {
@@ -234,7 +237,7 @@ func (o *owner) acquired(r acquireResult) {
 func (o *owner) dial(resume bool) {
 	s := o.s
 	s.status.Store(int32(StatusConnecting))
-	u := o.gatewayURL
+	u, gatewayURL := o.gatewayURL, o.gatewayURL
 	if resume && o.sess.ResumeURL != "" {
 		u = o.sess.ResumeURL
 	}
@@ -250,8 +253,15 @@ func (o *owner) dial(resume bool) {
 		defer cancel()
 		ws, _, err := websocket.Dial(ctx, full, &websocket.DialOptions{HTTPClient: s.cfg.httpClient,
 			HTTPHeader: map[string][]string{"User-Agent": {"guildkit-gateway"}}, CompressionMode: websocket.CompressionDisabled})
+		r := dialResult{ws: ws, err: err, url: u, resume: resume}
+		if err != nil && u == gatewayURL && s.cfg.rest != nil && s.cfg.url == "" {
+			// The cached URL failed: the platform says to ask again.
+			if g, gerr := s.cfg.rest.Gateway.Get(ctx); gerr == nil && g.URL != "" && g.URL != u {
+				r.fresh = g.URL
+			}
+		}
 		select {
-		case s.dialc <- dialResult{ws: ws, err: err, url: u, resume: resume}:
+		case s.dialc <- r:
 		case <-s.stopped:
 			if ws != nil {
 				_ = ws.CloseNow()
@@ -268,6 +278,9 @@ func (o *owner) dialed(r dialResult) {
 			// A resume URL that does not connect is forgotten; the
 			// next resume goes to the gateway's URL.
 			o.sess.ResumeURL = ""
+		}
+		if r.fresh != "" {
+			o.gatewayURL = r.fresh
 		}
 		if o.identDone != nil {
 			o.identDone()
@@ -291,8 +304,8 @@ func (o *owner) backoff() {
 	o.attempt++
 	wait := backoff(o.attempt, s.cfg.backoffMin, s.cfg.backoffMax, s.cfg.random)
 	s.status.Store(int32(StatusWaiting))
-	o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayBackoff, Attempt: o.attempt, Wait: wait})
 	o.stopBackoff = o.post(wait, timerMsg{kind: timerConnect})
+	o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayBackoff, Attempt: o.attempt, Wait: wait})
 }
 
 func (o *owner) timer(t timerMsg) {

@@ -110,6 +110,15 @@ var errNoOp = errors.New("gateway: payload without op")
 // decodeFrame parses one gateway message. It never panics; a message that
 // is not a payload is an error the caller logs and skips.
 func decodeFrame(b []byte) (frame, error) {
+	if f, ok := scanFrame(b); ok {
+		return f, nil
+	}
+	return decodeFrameJSON(b)
+}
+
+// decodeFrameJSON is decodeFrame by encoding/json, for what scanFrame
+// declines.
+func decodeFrameJSON(b []byte) (frame, error) {
 	var r rawFrame
 	if err := json.Unmarshal(b, &r); err != nil {
 		return frame{}, fmt.Errorf("gateway: payload does not decode: %w", err)

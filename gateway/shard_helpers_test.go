@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -451,5 +450,3 @@ func (r *rig) reconnectIdentify(n int) *fakeConn {
 	r.clock.Advance(ratelimit.IdentifyWindow - d)
 	return r.gw.next()
 }
-
-var errTimeout = errors.New("timeout")

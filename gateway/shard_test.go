@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,8 +146,6 @@ func TestSlowHandlerDoesNotStopTheHeartbeat(t *testing.T) {
 	// The handler holds the queue; the reader stops; beats still go, and
 	// the unread ACKs are not taken for a zombie.
 	for range 3 {
-		d := r.shard.o.interval
-		_ = d
 		r.clock.waitTimer(t, nextBeat(r))
 		r.clock.Advance(nextBeat(r))
 		c.expect(OpHeartbeat)
@@ -205,11 +206,10 @@ func TestResumeReplayExactlyOnce(t *testing.T) {
 func TestDecisionTable(t *testing.T) {
 	t.Parallel()
 	type row struct {
-		name  string
-		end   func(c *fakeConn)
-		then  action
-		code  int
-		shard string // the close code the shard itself sends, when it closes
+		name string
+		end  func(c *fakeConn)
+		then action
+		code int
 	}
 	closeWith := func(code int) func(c *fakeConn) {
 		return func(c *fakeConn) { _ = c.ws.Close(websocket.StatusCode(code), "test") }
@@ -533,4 +533,43 @@ func TestSecretsNeverShown(t *testing.T) {
 	_, err := NewShard("")
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, ErrClosed))
+}
+
+// TestGatewayURLAskedAgainWhenItFails: GET /gateway/bot's URL does not
+// connect; the shard asks GET /gateway again and connects there.
+func TestGatewayURLAskedAgainWhenItFails(t *testing.T) {
+	t.Parallel()
+	gw := newFakeGateway(t)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	var gets atomic.Int32
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/gateway/bot":
+			fmt.Fprintf(w, `{"url":%q,"shards":1,"session_start_limit":{"total":1000,"remaining":1000,"reset_after":0,"max_concurrency":1}}`, "ws"+strings.TrimPrefix(dead.URL, "http"))
+		case "/api/gateway":
+			gets.Add(1)
+			fmt.Fprintf(w, `{"url":%q}`, gw.url())
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(rest.Close)
+	rc, err := guildkit.New(guildkit.BotToken(testToken), guildkit.WithBaseURL(rest.URL+"/api"))
+	require.NoError(t, err)
+	clock := newManualClock()
+	s, err := NewShard(testToken, WithClient(rc), WithClock(clock), WithRandom(func() float64 { return 0.5 }))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.End(context.Background()) })
+	go func() { _ = s.Open(context.Background()) }()
+	wait := backoff(1, DefaultBackoffMin, DefaultBackoffMax, func() float64 { return 0.5 })
+	clock.waitTimer(t, wait)
+	clock.Advance(wait)
+	// The failed attempt held the identify key for its window.
+	clock.waitTimer(t, ratelimit.IdentifyWindow-wait)
+	clock.Advance(ratelimit.IdentifyWindow - wait)
+	c := gw.next()
+	c.hello(40 * time.Second)
+	c.expect(OpIdentify)
+	assert.EqualValues(t, 1, gets.Load())
 }

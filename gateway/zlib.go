@@ -30,7 +30,8 @@ type zlibStream struct {
 	header  bool          // the 2-byte zlib header was read
 	fr      io.ReadCloser // the inflater, reset per message
 	src     bytes.Reader
-	window  []byte // the last windowSize bytes of output (up to 2×, slid when full)
+	lim     io.LimitedReader // over fr, reused
+	window  []byte           // the last windowSize bytes of output (up to 2×, slid when full)
 	out     bytes.Buffer
 	max     int // most bytes one message may inflate to
 	maxIn   int // most compressed bytes one message may take
@@ -76,7 +77,8 @@ func (z *zlibStream) write(p []byte) ([]byte, error) {
 		return nil, err
 	}
 	z.out.Reset()
-	n, err := io.Copy(&z.out, io.LimitReader(z.fr, int64(z.max)+1))
+	z.lim = io.LimitedReader{R: z.fr, N: int64(z.max) + 1}
+	n, err := z.out.ReadFrom(&z.lim)
 	z.pending = z.pending[:0]
 	switch {
 	case n > int64(z.max):

@@ -87,3 +87,31 @@ func FuzzZlibStream(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkZlibStream inflates a stream of GUILD_MEMBER_ADD-sized
+// messages through one connection's inflater: the per-message cost of
+// zlib-stream on the read path.
+func BenchmarkZlibStream(b *testing.B) {
+	w := newZlibWriter()
+	var msgs [][]byte
+	raw := 0
+	for i := range 64 {
+		m := []byte(fmt.Sprintf(`{"op":0,"s":%d,"t":"GUILD_MEMBER_ADD","d":{"guild_id":"1456074443980800001","user":{"id":"%d","username":"member%d","discriminator":"0","global_name":"Member %d","avatar":"a_1234567890abcdef1234567890abcdef"},"roles":["1456074443980800005","1456074443980800006"],"joined_at":"2026-01-01T00:00:00.000000+00:00","deaf":false,"mute":false,"flags":0,"pending":false}}`, i, 1456074443980800100+i, i, i))
+		raw += len(m)
+		msgs = append(msgs, w.message(m))
+	}
+	b.SetBytes(int64(raw / len(msgs)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		z := newZlibStream(1 << 20)
+		for _, m := range msgs {
+			if _, err := z.write(m); err != nil {
+				b.Fatal(err)
+			}
+			if i++; i == b.N {
+				break
+			}
+		}
+	}
+}

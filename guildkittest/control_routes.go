@@ -39,12 +39,16 @@ var ControlRoutes = []ControlRoute{
 	{"POST", ControlPrefix + "api/application", `{"interactions_url": "http://..."}: set the interactions endpoint and check it (PING, bad signature); {} checks it again`},
 	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
+	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
+	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
+	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},
 }
 
 // controlExtraRoutes registers the control routes beyond state, logs,
 // reset, seed, clock and faults.
 func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.ResponseWriter, r *http.Request))) {
 	s.controlInteractionRoutes(api)
+	s.controlGatewayRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

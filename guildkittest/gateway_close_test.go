@@ -121,6 +121,7 @@ func TestGatewaySessionKeptOrEnded(t *testing.T) {
 		} else {
 			_ = c.ws.Close(tc.code, "bye")
 		}
+		waitDisconnected(t, srv, r.SessionID)
 		c2 := dial(t, r.ResumeGatewayURL, "/?v=10&encoding=json")
 		c2.hello()
 		c2.send(6, map[string]any{"token": srv.Token(), "session_id": r.SessionID, "seq": 1})

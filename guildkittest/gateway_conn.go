@@ -110,10 +110,16 @@ func (c *gwConn) closeAsync(h *gatewayHub, code websocket.StatusCode, reason str
 		if h.closed {
 			return
 		}
+		if sess := c.sess; sess != nil {
+			sess.logLocked(GatewayFrame{At: c.s.Now(), Direction: FrameOut, Op: -1, Note: "close " + strconv.Itoa(int(code)) + ": " + reason})
+		}
 		h.wg.Add(1)
 		go func() {
 			defer h.wg.Done()
-			cut := time.AfterFunc(time.Second, func() { _ = c.ws.CloseNow() })
+			// Cancelling the connection's context makes a write blocked on
+			// the peer fail and the library close the connection (CloseNow
+			// does nothing while Close is under way).
+			cut := time.AfterFunc(time.Second, c.cancel)
 			_ = c.ws.Close(code, reason)
 			cut.Stop()
 			c.cancel()
@@ -179,9 +185,7 @@ func (c *gwConn) run(_ context.Context) {
 				return
 			}
 		case req := <-c.ctl:
-			stop := c.apply(req.fault)
-			close(req.done)
-			if stop {
+			if c.apply(req.fault, req.done) {
 				return
 			}
 		case <-c.hbDue:
@@ -233,21 +237,31 @@ func closeNote(code websocket.StatusCode) string {
 }
 
 // closeWith closes the connection with code; the session is kept or ended
-// as the code says (endsSession).
+// as the code says (endsSession), before the close handshake, so that a
+// client resuming at once finds it free.
 func (c *gwConn) closeWith(code websocket.StatusCode, reason string) {
 	c.closeCode = code
 	c.log(GatewayFrame{Direction: FrameOut, Op: -1, Note: "close " + strconv.Itoa(int(code)) + ": " + reason})
+	c.releaseSession()
 	_ = c.ws.Close(code, reason)
 }
 
-// release unregisters the connection and hands its session back: ended
-// when the server closed with a code that ends it or the client closed
-// with 1000/1001; else kept for ResumeWindow.
+// release unregisters the connection and hands its session back.
 func (c *gwConn) release() {
 	h := &c.s.gw
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	delete(h.conns, c)
+	h.mu.Unlock()
+	c.releaseSession()
+}
+
+// releaseSession hands the connection's session back: ended when the
+// server closed with a code that ends it or the client closed with
+// 1000/1001; else kept for ResumeWindow.
+func (c *gwConn) releaseSession() {
+	h := &c.s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	sess := c.sess
 	if sess == nil || sess.conn != c {
 		return

@@ -112,9 +112,16 @@ func (s *Server) InjectGatewayFault(ctx context.Context, sessionID string, f Gat
 	return n, nil
 }
 
-// apply applies a fault in the connection's owner; true ends the
+// apply applies a fault in the connection's owner and closes done once it
+// is applied (for a close, once the session is handed back and just before
+// the close handshake, which may wait for the peer); true ends the
 // connection.
-func (c *gwConn) apply(f GatewayFault) bool {
+func (c *gwConn) apply(f GatewayFault, done chan struct{}) (stop bool) {
+	defer func() {
+		if !stop {
+			close(done)
+		}
+	}()
 	c.log(GatewayFrame{Direction: FrameOut, Op: -1, Note: "fault: " + string(f.Kind)})
 	switch f.Kind {
 	case FaultReconnect:
@@ -143,13 +150,18 @@ func (c *gwConn) apply(f GatewayFault) bool {
 			}
 			c.sess = nil
 			h.mu.Unlock()
+			close(done)
 			c.closeWith(code, "Session resumed on another connection.")
 			return true
 		}
+		c.closeCode = code
+		c.releaseSession()
+		close(done)
 		c.closeWith(code, "Closed by an injected fault.")
 		return true
 	case FaultDrop:
 		_ = c.ws.CloseNow()
+		close(done)
 		return true
 	case FaultWithholdAcks:
 		c.withhold = true

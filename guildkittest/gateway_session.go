@@ -170,6 +170,7 @@ func (s *Server) endSessionLocked(sess *gwSession) {
 		return
 	}
 	sess.ended = true
+	sess.conn = nil
 	sess.buf = nil
 	if sess.stopExpire != nil {
 		sess.stopExpire()

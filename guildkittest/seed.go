@@ -45,6 +45,22 @@ type Seed struct {
 	// with "access." and be at least 16 characters; unlike the tokens the
 	// server makes, it is as guessable as the seed makes it.
 	AccessTokens []SeedAccessToken `json:"access_tokens,omitempty"`
+	// Application, when set, configures the application the bot is.
+	Application *SeedApplication `json:"application,omitempty"`
+}
+
+// SeedApplication configures the application of a [Seed].
+type SeedApplication struct {
+	// PrivilegedIntents are the privileged intents the application is
+	// approved for, by name: "GUILD_MEMBERS", "GUILD_PRESENCES",
+	// "MESSAGE_CONTENT". Absent (null): all three, the default; [] none.
+	// An IDENTIFY asking for one not listed closes with 4014.
+	PrivilegedIntents []string `json:"privileged_intents"`
+}
+
+// privilegedIntentBits maps the privileged intents' names to their bits.
+var privilegedIntentBits = map[string]uint64{
+	"GUILD_MEMBERS": intentGuildMembers, "GUILD_PRESENCES": intentGuildPresences, "MESSAGE_CONTENT": intentMessageContent,
 }
 
 // SeedAccessToken is an OAuth2 access token of a user of a [Seed].
@@ -168,6 +184,13 @@ func at(data []byte, offset int64) string {
 func (seed *Seed) check() []string {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if a := seed.Application; a != nil {
+		for i, name := range a.PrivilegedIntents {
+			if _, ok := privilegedIntentBits[name]; !ok {
+				bad("application.privileged_intents[%d]: %q is not a privileged intent (GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT)", i, name)
+			}
+		}
+	}
 	users := map[guildkit.Snowflake]bool{}
 	if seed.Bot != nil {
 		if seed.Bot.ID == 0 {
@@ -259,6 +282,13 @@ func (s *Server) ApplySeed(seed *Seed) SeedResult {
 	res := SeedResult{Guilds: []guildkit.Guild{}, Webhooks: []guildkit.Webhook{}}
 	if seed.Bot != nil {
 		s.setBot(*seed.Bot)
+	}
+	if a := seed.Application; a != nil && a.PrivilegedIntents != nil {
+		var bits uint64
+		for _, name := range a.PrivilegedIntents {
+			bits |= privilegedIntentBits[name]
+		}
+		s.SetPrivilegedIntents(bits)
 	}
 	for _, u := range seed.Users {
 		s.AddUser(u)

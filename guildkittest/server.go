@@ -10,7 +10,8 @@
 //
 // It implements the interface's documented behaviour: authentication (401
 // for an unknown token), permissions computed from roles (the owner and
-// ADMINISTRATOR holders have every permission; everyone else has the union of
+// ADMINISTRATOR holders have every permission the platform defines; everyone
+// else has the union of
 // the @everyone role and their roles), the interface's error body, status
 // codes, state transitions and the gateway events each operation emits.
 // Where the documents are silent it follows the reference platform (API

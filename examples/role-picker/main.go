@@ -23,6 +23,12 @@
 // server it starts, so the endpoint can be tried alone:
 //
 //	GUILDKIT_PUBLIC_KEY=... GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... go run ./examples/role-picker
+//
+// With GUILDKIT_TOKEN but no GUILDKIT_PUBLIC_KEY (an application without an
+// interactions endpoint URL), it receives its interactions over the
+// gateway instead, with the same functions, until interrupted:
+//
+//	GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... go run ./examples/role-picker
 package main
 
 import (
@@ -51,9 +57,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
-	if os.Getenv("GUILDKIT_PUBLIC_KEY") != "" {
+	switch {
+	case os.Getenv("GUILDKIT_PUBLIC_KEY") != "":
 		err = serve(ctx, os.Stdout, os.Getenv)
-	} else {
+	case os.Getenv("GUILDKIT_TOKEN") != "":
+		err = serveGateway(ctx, os.Stdout, os.Getenv)
+	default:
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		err = demo(ctx, os.Stdout)
