@@ -116,6 +116,17 @@ type Manager struct {
 	route   *handoff // during a reshard: which set delivers each guild's events
 
 	stats managerStats
+
+	life    context.Context // ended by Close and End: bounds a reshard the manager starts itself
+	endLife context.CancelFunc
+	auto    *autoReshard // the reshard a 4011 started, while it runs
+	autoWG  sync.WaitGroup
+}
+
+// autoReshard is a reshard the manager started itself after a 4011.
+type autoReshard struct {
+	done chan struct{}
+	err  error
 }
 
 type managerStats struct {
@@ -139,6 +150,7 @@ func NewManager(token string, opts ...ManagerOption) (*Manager, error) {
 		return nil, errors.New("gateway: NewManager: a bot token is required")
 	}
 	m := &Manager{token: token, handlers: NewMux()}
+	m.life, m.endLife = context.WithCancel(context.Background())
 	for _, o := range opts {
 		if err := o(&m.cfg); err != nil {
 			return nil, err
@@ -335,6 +347,9 @@ func (m *Manager) observer(set *shardSet, id int) Option {
 			user.Gateway(ctx, e)
 		}
 		m.report(set, id)
+		if e.Signal == guildkit.GatewayFatal && e.Code == int(CloseShardingRequired) {
+			m.shardingRequired(set)
+		}
 	}})
 }
 
@@ -389,9 +404,44 @@ func (m *Manager) Open(ctx context.Context) error {
 	err = m.openSet(ctx, set)
 	var ce *CloseError
 	if errors.As(err, &ce) && ce.Code == CloseShardingRequired && m.cfg.ids == nil {
-		return m.Reshard(ctx, m.grownCount(ctx))
+		if a := m.shardingRequired(set); a != nil {
+			select {
+			case <-a.done:
+				return a.err
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 	}
 	return err
+}
+
+// shardingRequired starts a reshard to a larger count after a shard of set
+// was closed with 4011 (at IDENTIFY, or live, when the bot joined guilds),
+// unless one runs already; it returns the running one. A manager that runs
+// a part of the shards cannot reshard: the shard stays failed (see
+// [Manager.States]).
+func (m *Manager) shardingRequired(set *shardSet) *autoReshard {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.auto != nil {
+		return m.auto
+	}
+	if m.closed || m.cfg.ids != nil || m.next != nil || m.set != set {
+		return nil
+	}
+	a := &autoReshard{done: make(chan struct{})}
+	m.auto = a
+	m.autoWG.Add(1)
+	go func() {
+		defer m.autoWG.Done()
+		a.err = m.Reshard(m.life, m.grownCount(m.life))
+		m.mu.Lock()
+		m.auto = nil
+		m.mu.Unlock()
+		close(a.done)
+	}()
+	return a
 }
 
 // openSet opens set's shards bucket by bucket: every shard of a bucket at
@@ -440,6 +490,7 @@ func (m *Manager) grownCount(ctx context.Context) int {
 // the next run to resume, spending no IDENTIFY. The sessions hold no token.
 func (m *Manager) Close(ctx context.Context) ([]Session, error) {
 	sets := m.stop()
+	defer m.autoWG.Wait()
 	var out []Session
 	var errs []error
 	var mu sync.Mutex
@@ -467,6 +518,7 @@ func (m *Manager) Close(ctx context.Context) ([]Session, error) {
 
 // End closes every shard with 1000, ending the sessions for good.
 func (m *Manager) End(ctx context.Context) error {
+	defer m.autoWG.Wait()
 	var errs []error
 	for _, set := range m.stop() {
 		errs = append(errs, endSet(ctx, set))
@@ -488,8 +540,10 @@ func endSet(ctx context.Context, set *shardSet) error {
 	return errors.Join(errs...)
 }
 
-// stop marks the manager closed and returns its sets.
+// stop marks the manager closed, ends a reshard it started itself, and
+// returns its sets.
 func (m *Manager) stop() []*shardSet {
+	m.endLife()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true

@@ -291,6 +291,10 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
 		complete: make(chan struct{})}
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: the manager was closed")
+	}
 	m.next, m.route = next, h
 	m.mu.Unlock()
 	if err := m.openSet(ctx, next); err != nil {

@@ -364,3 +364,39 @@ func TestManagerReshardsOn4011(t *testing.T) {
 	mu.Unlock()
 	assert.Zero(t, e.srv.IdentifyStats().Refused)
 }
+
+// TestManagerReshardsOnLive4011: when the server closes running shards
+// with 4011 (the bot is now in too many guilds for them), the manager
+// reshards by itself, and the events keep coming, from the new set.
+func TestManagerReshardsOnLive4011(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 1) // 4 guilds, 2 per shard of 2
+	ctx := context.Background()
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions())
+	require.NoError(t, err)
+	rec.register(m)
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+
+	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 1})
+	require.Eventually(t, func() bool {
+		if m.ShardCount() != 4 {
+			return false
+		}
+		for _, s := range m.States() {
+			if s.Status != gateway.StatusReady {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "no reshard after 4011")
+	u := e.srv.AddUser(guildkit.User{Username: "after"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+		rec.mu.Lock()
+		assert.Equal(t, [2]int{gateway.ShardFor(g, 4), 4}, rec.shards[key])
+		rec.mu.Unlock()
+	}
+}
