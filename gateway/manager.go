@@ -113,7 +113,8 @@ type Manager struct {
 	set     *shardSet // the set events come from
 	next    *shardSet // during a reshard: the set taking over
 	closed  bool
-	route   *handoff // during a reshard: which set delivers each guild's events
+	route   *handoff                    // during a reshard: which set delivers each guild's events
+	known   map[guildkit.Snowflake]bool // guilds whose GUILD_CREATE the handlers were given
 
 	stats managerStats
 
@@ -141,6 +142,7 @@ type shardSet struct {
 	shards map[int]*Shard
 	ids    []int
 	states map[int]Status // last status reported, for the observer
+	ready  map[int]bool   // shards whose READY or RESUMED came: they have a session
 }
 
 // NewManager returns a manager of token's shards (a bot token without the
@@ -149,7 +151,7 @@ func NewManager(token string, opts ...ManagerOption) (*Manager, error) {
 	if token == "" {
 		return nil, errors.New("gateway: NewManager: a bot token is required")
 	}
-	m := &Manager{token: token, handlers: NewMux()}
+	m := &Manager{token: token, handlers: NewMux(), known: make(map[guildkit.Snowflake]bool)}
 	m.life, m.endLife = context.WithCancel(context.Background())
 	for _, o := range opts {
 		if err := o(&m.cfg); err != nil {
@@ -315,7 +317,8 @@ func (m *Manager) resolve(ctx context.Context) error {
 // newSet makes the shards ids of count (not opened), resuming the sessions
 // given for that count.
 func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shardSet, error) {
-	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids, states: make(map[int]Status)}
+	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids,
+		states: make(map[int]Status), ready: make(map[int]bool)}
 	intents := m.base.intents
 	if !m.base.intentsSet {
 		intents = m.handlers.Intents()

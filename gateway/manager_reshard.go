@@ -38,16 +38,28 @@ const noGuild guildkit.Snowflake = 0
 
 // deliver hands ev, received by shard id of set, to the handlers, unless
 // a reshard routes it to the other set or it is a copy of an event already
-// delivered.
+// delivered. It notes which shards had a session and which guilds the
+// handlers were given, for the next reshard.
 func (m *Manager) deliver(ctx context.Context, set *shardSet, id int, ev Event) {
 	m.mu.Lock()
-	h := m.route
-	if h == nil || h.done {
-		m.mu.Unlock()
-		m.handlers.dispatch(ctx, m.logger(), ev)
-		return
+	switch ev.(type) {
+	case *Ready, *Resumed:
+		set.ready[id] = true
 	}
-	ok := m.routeLocked(h, set, id, ev)
+	ok := true
+	if h := m.route; h != nil && !h.done {
+		ok = m.routeLocked(h, set, id, ev)
+	}
+	if ok {
+		switch e := ev.(type) {
+		case *GuildCreate:
+			m.known[e.ID] = true
+		case *GuildDelete:
+			if !e.Unavailable {
+				delete(m.known, e.ID)
+			}
+		}
+	}
 	m.mu.Unlock()
 	if ok {
 		m.handlers.dispatch(ctx, m.logger(), ev)
@@ -76,15 +88,11 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		return true
 	case *GuildCreate:
 		if fromNew && !h.moved[e.ID] {
-			covered := m.oldCoversLocked(h, e.ID)
 			m.moveLocked(h, e.ID)
 			m.checkCompleteLocked(h)
-			if covered {
-				// The application has the guild from the old set: this
-				// GUILD_CREATE only says the new shard carries it now.
-				return false
-			}
-			return true
+			// When the handlers have the guild (from the old set), this
+			// GUILD_CREATE only says the new shard carries it now.
+			return !m.known[e.ID]
 		}
 	}
 	g, _ := guildOf(ev)
@@ -141,11 +149,13 @@ func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
 	}
 }
 
-// oldCoversLocked reports whether the old set has a shard for g that runs
-// (and so will deliver g's events): not one that failed or was closed.
+// oldCoversLocked reports whether the old set has a shard for g that will
+// deliver g's events: one that had a session (READY or RESUMED came; a
+// shard reconnecting resumes and replays) and has not failed or closed.
 func (m *Manager) oldCoversLocked(h *handoff, g guildkit.Snowflake) bool {
-	sh := h.old.shards[ShardFor(g, h.old.count)]
-	if sh == nil {
+	id := ShardFor(g, h.old.count)
+	sh := h.old.shards[id]
+	if sh == nil || !h.old.ready[id] {
 		return false
 	}
 	switch sh.Status() {
