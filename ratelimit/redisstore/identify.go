@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"sync"
@@ -37,6 +38,10 @@ type IdentifyOptions struct {
 	// RetryInterval is how often Redis is tried again while it is
 	// unavailable; 1s when 0.
 	RetryInterval time.Duration
+	// Logger, when set, is told when Redis becomes unavailable (a warning
+	// with the error: no new session starts until it is back) and when it
+	// serves again. The token is never logged.
+	Logger *slog.Logger
 }
 
 // IdentifyLimiter is the [ratelimit.IdentifyLimiter] in Redis: every
@@ -145,20 +150,32 @@ func (l *IdentifyLimiter) Down() error {
 
 func (l *IdentifyLimiter) markDown(err error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.down == nil {
+	went := l.down == nil
+	if went {
 		l.downSince = time.Now()
 	}
 	l.down = &unavailableError{err: err}
+	down := l.down
+	l.mu.Unlock()
+	if went && l.o.Logger != nil {
+		l.o.Logger.Warn("redisstore: Redis is unavailable: no IDENTIFY until it is back", slog.String("error", down.Error()))
+	}
 }
 
 // markUp notes that Redis serves; after an outage it sets the hold.
 func (l *IdentifyLimiter) markUp() {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.down != nil {
+	back := l.down != nil
+	var hold time.Time
+	if back {
 		l.down = nil
 		l.holdUntil = l.downSince.Add(l.o.Lease + l.o.Window)
+		hold = l.holdUntil
+	}
+	l.mu.Unlock()
+	if back && l.o.Logger != nil {
+		l.o.Logger.Info("redisstore: Redis serves again: the next IDENTIFY waits out the keys it may have lost",
+			slog.Duration("wait", time.Until(hold).Round(time.Millisecond)))
 	}
 }
 
