@@ -58,3 +58,26 @@ func TestIdentifyWaitsForRedis(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "Redis serves again"), out)
 	assert.NotContains(t, out, tok)
 }
+
+// TestIdentifyDoneWhileRedisDown: a done that cannot reach Redis leaves
+// the key to its lease: the next take comes no earlier than the lease, so
+// the IDENTIFY the done announced is covered.
+func TestIdentifyDoneWhileRedisDown(t *testing.T) {
+	rs := startRedis(t)
+	const window, lease = 200 * time.Millisecond, 600 * time.Millisecond
+	l := redisstore.NewIdentifyLimiter(rs.client(t), redisstore.IdentifyOptions{Window: window, Lease: lease,
+		PollInterval: 10 * time.Millisecond, RetryInterval: 20 * time.Millisecond, Timeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	tok := ratelimit.TokenHash("Bot done-down")
+	done, err := l.Acquire(ctx, tok, 0, 1)
+	require.NoError(t, err)
+	takenAt := time.Now()
+	rs.stop(t)
+	done()
+	require.ErrorIs(t, l.Down(), redisstore.ErrUnavailable)
+	rs.start(t)
+	done, err = l.Acquire(ctx, tok, 1, 1)
+	require.NoError(t, err)
+	done()
+	assert.GreaterOrEqual(t, time.Since(takenAt), lease)
+}
