@@ -400,3 +400,38 @@ func TestManagerReshardsOnLive4011(t *testing.T) {
 		rec.mu.Unlock()
 	}
 }
+
+// TestManagerReportsFailedShards: a token the gateway refuses (4004)
+// fails every shard; Open says so, each shard's state carries the close
+// error, and the status observer saw the failures; no state or error
+// holds the token.
+func TestManagerReportsFailedShards(t *testing.T) {
+	e := newShardedEnv(t, 2, 2, 1)
+	const bad = "not-the-bot-token.secret"
+	var mu sync.Mutex
+	failed := map[int]error{}
+	m, err := gateway.NewManager(bad, gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithStatusObserver(func(s gateway.ShardState) {
+			if s.Status == gateway.StatusFailed {
+				mu.Lock()
+				failed[s.Shard[0]] = s.Err
+				mu.Unlock()
+			}
+		}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	err = m.Open(ctx)
+	defer func() { _ = m.End(ctx) }()
+	var ce *gateway.CloseError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, gateway.CloseCode(4004), ce.Code)
+	assert.NotContains(t, err.Error(), "secret")
+	for _, s := range m.States() {
+		assert.Equal(t, gateway.StatusFailed, s.Status)
+		require.ErrorAs(t, s.Err, &ce)
+		assert.NotContains(t, fmt.Sprintf("%v %+v", s, s.Err), "secret")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, failed, 2)
+}

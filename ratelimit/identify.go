@@ -58,18 +58,22 @@ type SessionStartLimit struct {
 // IDENTIFY; many processes that share one limiter (the Redis one, in
 // module ratelimit/redisstore) share one budget and one set of keys.
 // Implementations must be safe for concurrent use.
+//
+// token names the bot: the token itself (as a gateway shard passes it) or
+// its [TokenHash]. An implementation that keeps state outside the process
+// names it by the hash, and none puts it in an error or a log.
 type IdentifyLimiter interface {
-	// SetLimit records what the platform reported for the token (named by
-	// its [TokenHash]). Within one budget window the lower remaining count
-	// wins, so a report older than the limiter's own count does not give
-	// back starts.
+	// SetLimit records what the platform reported for the token. Within
+	// one budget window the lower remaining count wins, so a report older
+	// than the limiter's own count does not give back starts.
 	SetLimit(ctx context.Context, token string, l SessionStartLimit) error
 	// Acquire blocks until shardID may send IDENTIFY: no other IDENTIFY of
 	// its rate-limit key (shardID % maxConcurrency) within IdentifyWindow,
 	// and callers of one key served in the order they came. It takes one
 	// session start from the budget. The caller sends IDENTIFY and then
-	// calls done, which keeps the key for IdentifyWindow (and a margin for
-	// the IDENTIFY's transit, [DefaultIdentifyMargin]) from that moment;
+	// calls done, which keeps the key for IdentifyWindow (plus, for shards
+	// started together, a margin for the IDENTIFY's transit,
+	// [DefaultIdentifyMargin]) from that moment;
 	// a key whose done never comes is freed after the lease
 	// ([DefaultIdentifyLease]), so a caller that dies mid-identify never
 	// holds it for good. When the budget is down to the reserve, Acquire
