@@ -219,8 +219,9 @@
 // old one, hands each guild's events to the new set once the new shard
 // owning it has it (its GUILD_CREATE came), then ends the old set. Both
 // sets receive a guild's events during the overlap: each is delivered once,
-// by whichever set had it first, and the other copy is suppressed
-// ([Manager.Stats]). Resharding needs the manager to run every shard.
+// by whichever set had it first, and the other copy is suppressed; one it
+// cannot tell apart is delivered and counted ([Manager.Stats]). Resharding
+// needs the manager to run every shard.
 //
 // [redisstore.NewIdentifyLimiter]: https://pkg.go.dev/github.com/seed012df1e9/guildkit/ratelimit/redisstore#NewIdentifyLimiter
 package gateway

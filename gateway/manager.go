@@ -131,9 +131,10 @@ type autoReshard struct {
 }
 
 type managerStats struct {
-	mu         sync.Mutex
-	suppressed uint64 // duplicates not delivered during reshards
-	handedOver uint64 // guilds moved to a new set
+	mu                 sync.Mutex
+	suppressed         uint64 // duplicates not delivered during reshards
+	handedOver         uint64 // guilds moved to a new set
+	possibleDuplicates uint64 // events delivered that may have been delivered before
 }
 
 // shardSet is the shards of one num_shards.
@@ -265,13 +266,17 @@ type Stats struct {
 	Suppressed uint64
 	// HandedOver is how many guilds moved to a new shard set.
 	HandedOver uint64
+	// PossibleDuplicates is how many events a reshard delivered that it
+	// could not tell from one delivered before (same guild, same content):
+	// the handlers may have seen them twice.
+	PossibleDuplicates uint64
 }
 
 // Stats returns what the manager counted.
 func (m *Manager) Stats() Stats {
 	m.stats.mu.Lock()
 	defer m.stats.mu.Unlock()
-	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver}
+	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver, PossibleDuplicates: m.stats.possibleDuplicates}
 }
 
 // resolve finds num_shards and max_concurrency: the options', else GET

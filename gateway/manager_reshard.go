@@ -23,7 +23,8 @@ type handoff struct {
 	readyNew  map[int]bool                // new shards whose READY came
 	oldSent   map[guildkit.Snowflake]map[string]int
 	newSent   map[guildkit.Snowflake]map[string]int
-	complete  chan struct{} // closed when every new shard is ready and has its guilds
+	cleared   map[guildkit.Snowflake]map[string]int // oldSent forgotten at a new shard's READY
+	complete  chan struct{}                         // closed when every new shard is ready and has its guilds
 	done      bool
 }
 
@@ -73,6 +74,17 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	case *Ready:
 		if fromNew {
 			h.readyNew[id] = true
+			// What the old set delivered before this session existed can
+			// never come from it: forget it, so that it is not taken for
+			// a later event with the same content.
+			// (If the new shard's READY reached the manager late, one of
+			// them may yet come from it: delivered again, it is counted.)
+			for g, keys := range h.oldSent {
+				if ShardFor(g, h.next.count) == id {
+					h.cleared[g] = keys
+					delete(h.oldSent, g)
+				}
+			}
 			for _, g := range e.Guilds {
 				if !h.moved[g.ID] {
 					h.waiting[g.ID] = true
@@ -117,6 +129,11 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		if take(h.oldSent, g, key) {
 			m.suppressed()
 			return false
+		}
+		if take(h.cleared, g, key) {
+			m.stats.mu.Lock()
+			m.stats.possibleDuplicates++
+			m.stats.mu.Unlock()
 		}
 		note(h.newSent, g, key)
 		return true
@@ -270,10 +287,13 @@ func guildOf(ev Event) (guildkit.Snowflake, bool) {
 // A 4011 close makes Open reshard by itself.
 //
 // The manager must run every shard (no [WithShardIDs]): resharding a part
-// of a token's shards in one process is not supported. Two events of one
-// guild with the same content (a ban, an unban and the same ban again)
-// within the overlap can be taken for one another: one may then be
-// delivered twice, or (rarely) once.
+// of a token's shards in one process is not supported. Events are told
+// apart by their content: an event the manager cannot tell from one
+// delivered before is delivered and counted ([Stats].PossibleDuplicates).
+// Two events of one guild with the same content (a ban, an unban and the
+// same ban again) in the moment between the new shard's READY and its
+// GUILD_CREATE for the guild can be taken for one another; the old set
+// then still delivers its copy, unless it ends first.
 func (m *Manager) Reshard(ctx context.Context, count int) error {
 	m.mu.Lock()
 	switch {
@@ -299,6 +319,7 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
 		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
 		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
+		cleared:  make(map[guildkit.Snowflake]map[string]int),
 		complete: make(chan struct{})}
 	m.mu.Lock()
 	if m.closed {
