@@ -138,11 +138,14 @@ func TestSlowHandlerDoesNotStopTheHeartbeat(t *testing.T) {
 		<-release
 		got = append(got, int64(e.ID))
 	})
+	stalled := make(chan struct{}, 100)
+	r.shard.stallHook = func() { stalled <- struct{}{} }
 	c := r.start()
 	for i := range 20 {
 		c.send(OpDispatch, map[string]any{"id": fmt.Sprint(i + 1)}, int64(2+i), "GUILD_CREATE")
 	}
 	<-started
+	<-stalled // the queue is full: the shard stopped reading
 	// The handler holds the queue; the reader stops; beats still go, and
 	// the unread ACKs are not taken for a zombie.
 	for range 3 {
@@ -349,6 +352,9 @@ func TestSendLimiterUnderFlood(t *testing.T) {
 	r.clock.Advance(20 * time.Second)
 	c.expect(OpHeartbeat)
 	c.send(OpHeartbeatACK, nil, 0, "")
+	// An event after the ACK: once it is handled, the ACK was read.
+	c.send(OpDispatch, map[string]any{}, 2, "X_EVENT")
+	r.rec.waitFor(t, "the event after the ACK", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 2 })
 	r.clock.waitTimer(t, 40*time.Second)
 	r.clock.Advance(40 * time.Second) // the window has slid past IDENTIFY and the first sends
 	for range n - (sendBudget - 1) {
