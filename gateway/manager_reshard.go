@@ -23,7 +23,8 @@ type handoff struct {
 	readyNew  map[int]bool                // new shards whose READY came
 	oldSent   map[guildkit.Snowflake]map[string]int
 	newSent   map[guildkit.Snowflake]map[string]int
-	complete  chan struct{} // closed when every new shard is ready and has its guilds
+	cleared   map[guildkit.Snowflake]map[string]int // oldSent forgotten at a new shard's READY
+	complete  chan struct{}                         // closed when every new shard is ready and has its guilds
 	done      bool
 }
 
@@ -38,16 +39,28 @@ const noGuild guildkit.Snowflake = 0
 
 // deliver hands ev, received by shard id of set, to the handlers, unless
 // a reshard routes it to the other set or it is a copy of an event already
-// delivered.
+// delivered. It notes which shards had a session and which guilds the
+// handlers were given, for the next reshard.
 func (m *Manager) deliver(ctx context.Context, set *shardSet, id int, ev Event) {
 	m.mu.Lock()
-	h := m.route
-	if h == nil || h.done {
-		m.mu.Unlock()
-		m.handlers.dispatch(ctx, m.logger(), ev)
-		return
+	switch ev.(type) {
+	case *Ready, *Resumed:
+		set.ready[id] = true
 	}
-	ok := m.routeLocked(h, set, id, ev)
+	ok := true
+	if h := m.route; h != nil && !h.done {
+		ok = m.routeLocked(h, set, id, ev)
+	}
+	if ok {
+		switch e := ev.(type) {
+		case *GuildCreate:
+			m.known[e.ID] = true
+		case *GuildDelete:
+			if !e.Unavailable {
+				delete(m.known, e.ID)
+			}
+		}
+	}
 	m.mu.Unlock()
 	if ok {
 		m.handlers.dispatch(ctx, m.logger(), ev)
@@ -61,6 +74,17 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	case *Ready:
 		if fromNew {
 			h.readyNew[id] = true
+			// What the old set delivered before this session existed can
+			// never come from it: forget it, so that it is not taken for
+			// a later event with the same content.
+			// (If the new shard's READY reached the manager late, one of
+			// them may yet come from it: delivered again, it is counted.)
+			for g, keys := range h.oldSent {
+				if ShardFor(g, h.next.count) == id {
+					h.cleared[g] = keys
+					delete(h.oldSent, g)
+				}
+			}
 			for _, g := range e.Guilds {
 				if !h.moved[g.ID] {
 					h.waiting[g.ID] = true
@@ -76,15 +100,11 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		return true
 	case *GuildCreate:
 		if fromNew && !h.moved[e.ID] {
-			covered := m.oldCoversLocked(h, e.ID)
 			m.moveLocked(h, e.ID)
 			m.checkCompleteLocked(h)
-			if covered {
-				// The application has the guild from the old set: this
-				// GUILD_CREATE only says the new shard carries it now.
-				return false
-			}
-			return true
+			// When the handlers have the guild (from the old set), this
+			// GUILD_CREATE only says the new shard carries it now.
+			return !m.known[e.ID]
 		}
 	}
 	g, _ := guildOf(ev)
@@ -109,6 +129,11 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		if take(h.oldSent, g, key) {
 			m.suppressed()
 			return false
+		}
+		if take(h.cleared, g, key) {
+			m.stats.mu.Lock()
+			m.stats.possibleDuplicates++
+			m.stats.mu.Unlock()
 		}
 		note(h.newSent, g, key)
 		return true
@@ -141,11 +166,13 @@ func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
 	}
 }
 
-// oldCoversLocked reports whether the old set has a shard for g that runs
-// (and so will deliver g's events): not one that failed or was closed.
+// oldCoversLocked reports whether the old set has a shard for g that will
+// deliver g's events: one that had a session (READY or RESUMED came; a
+// shard reconnecting resumes and replays) and has not failed or closed.
 func (m *Manager) oldCoversLocked(h *handoff, g guildkit.Snowflake) bool {
-	sh := h.old.shards[ShardFor(g, h.old.count)]
-	if sh == nil {
+	id := ShardFor(g, h.old.count)
+	sh := h.old.shards[id]
+	if sh == nil || !h.old.ready[id] {
 		return false
 	}
 	switch sh.Status() {
@@ -260,10 +287,13 @@ func guildOf(ev Event) (guildkit.Snowflake, bool) {
 // A 4011 close makes Open reshard by itself.
 //
 // The manager must run every shard (no [WithShardIDs]): resharding a part
-// of a token's shards in one process is not supported. Two events of one
-// guild with the same content (a ban, an unban and the same ban again)
-// within the overlap can be taken for one another: one may then be
-// delivered twice, or (rarely) once.
+// of a token's shards in one process is not supported. Events are told
+// apart by their content: an event the manager cannot tell from one
+// delivered before is delivered and counted ([Stats].PossibleDuplicates).
+// Two events of one guild with the same content (a ban, an unban and the
+// same ban again) in the moment between the new shard's READY and its
+// GUILD_CREATE for the guild can be taken for one another; the old set
+// then still delivers its copy, unless it ends first.
 func (m *Manager) Reshard(ctx context.Context, count int) error {
 	m.mu.Lock()
 	switch {
@@ -289,8 +319,13 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
 		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
 		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
+		cleared:  make(map[guildkit.Snowflake]map[string]int),
 		complete: make(chan struct{})}
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: the manager was closed")
+	}
 	m.next, m.route = next, h
 	m.mu.Unlock()
 	if err := m.openSet(ctx, next); err != nil {
