@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/ratelimit"
@@ -131,10 +132,9 @@ type autoReshard struct {
 }
 
 type managerStats struct {
-	mu                 sync.Mutex
-	suppressed         uint64 // duplicates not delivered during reshards
-	handedOver         uint64 // guilds moved to a new set
-	possibleDuplicates uint64 // events delivered that may have been delivered before
+	mu         sync.Mutex
+	suppressed uint64 // duplicates not delivered during reshards
+	handedOver uint64 // guilds moved to a new set
 }
 
 // shardSet is the shards of one num_shards.
@@ -144,6 +144,29 @@ type shardSet struct {
 	ids    []int
 	states map[int]Status // last status reported, for the observer
 	ready  map[int]bool   // shards whose READY or RESUMED came: they have a session
+	// identified is when each shard last took its identify key, just before
+	// its IDENTIFY: nothing delivered before can be in its session.
+	identified map[int]time.Time
+}
+
+// identifyMark wraps the manager's identify limiter: it notes when each
+// shard took its key, just before it sends IDENTIFY.
+type identifyMark struct {
+	ratelimit.IdentifyLimiter
+	m   *Manager
+	set *shardSet
+}
+
+func (l identifyMark) Acquire(ctx context.Context, token string, shardID, maxConcurrency int) (func(), error) {
+	done, err := l.IdentifyLimiter.Acquire(ctx, token, shardID, maxConcurrency)
+	if err == nil {
+		// Before the IDENTIFY goes: nothing delivered before this
+		// instant can be in the session it starts.
+		l.m.mu.Lock()
+		l.set.identified[shardID] = time.Now()
+		l.m.mu.Unlock()
+	}
+	return done, err
 }
 
 // NewManager returns a manager of token's shards (a bot token without the
@@ -266,17 +289,13 @@ type Stats struct {
 	Suppressed uint64
 	// HandedOver is how many guilds moved to a new shard set.
 	HandedOver uint64
-	// PossibleDuplicates is how many events a reshard delivered that it
-	// could not tell from one delivered before (same guild, same content):
-	// the handlers may have seen them twice.
-	PossibleDuplicates uint64
 }
 
 // Stats returns what the manager counted.
 func (m *Manager) Stats() Stats {
 	m.stats.mu.Lock()
 	defer m.stats.mu.Unlock()
-	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver, PossibleDuplicates: m.stats.possibleDuplicates}
+	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver}
 }
 
 // resolve finds num_shards and max_concurrency: the options', else GET
@@ -323,7 +342,7 @@ func (m *Manager) resolve(ctx context.Context) error {
 // given for that count.
 func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shardSet, error) {
 	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids,
-		states: make(map[int]Status), ready: make(map[int]bool)}
+		states: make(map[int]Status), ready: make(map[int]bool), identified: make(map[int]time.Time)}
 	intents := m.base.intents
 	if !m.base.intentsSet {
 		intents = m.handlers.Intents()
@@ -333,7 +352,7 @@ func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shard
 		OnAny(own, func(ctx context.Context, ev Event) { m.deliver(ctx, set, id, ev) })
 		opts := append([]Option(nil), m.cfg.shardOpts...)
 		opts = append(opts, WithShard(id, count), WithMux(own), WithIntents(intents),
-			WithIdentifyLimiter(m.limiter), WithMaxConcurrency(m.maxConc), m.observer(set, id))
+			WithIdentifyLimiter(identifyMark{m.limiter, m, set}), WithMaxConcurrency(m.maxConc), m.observer(set, id))
 		if s, ok := sessions[id]; ok && s.Shard[1] == count {
 			opts = append(opts, WithSession(&s))
 		}
@@ -562,6 +581,14 @@ func (m *Manager) stop() []*shardSet {
 		}
 	}
 	return sets
+}
+
+// clock is the shards' clock.
+func (m *Manager) clock() Clock {
+	if m.base.clock != nil {
+		return m.base.clock
+	}
+	return systemClock{}
 }
 
 // logger is where the manager logs a handler's panic.

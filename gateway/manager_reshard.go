@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -21,12 +22,15 @@ type handoff struct {
 	moved     map[guildkit.Snowflake]bool
 	waiting   map[guildkit.Snowflake]bool // guilds of the new set's READYs not yet moved
 	readyNew  map[int]bool                // new shards whose READY came
-	oldSent   map[guildkit.Snowflake]map[string]int
-	newSent   map[guildkit.Snowflake]map[string]int
-	cleared   map[guildkit.Snowflake]map[string]int // oldSent forgotten at a new shard's READY
-	complete  chan struct{}                         // closed when every new shard is ready and has its guilds
+	oldSent   noted
+	newSent   noted
+	complete  chan struct{} // closed when every new shard is ready and has its guilds
 	done      bool
 }
+
+// reshardGrace is how long after the old set ended a new set's events are
+// still matched against what the old set delivered.
+const reshardGrace = 5 * time.Second
 
 // maxNoted bounds the events noted per guild and set during an overlap:
 // past it the oldest counts are dropped (a later copy is then delivered
@@ -74,15 +78,14 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	case *Ready:
 		if fromNew {
 			h.readyNew[id] = true
-			// What the old set delivered before this session existed can
-			// never come from it: forget it, so that it is not taken for
-			// a later event with the same content.
-			// (If the new shard's READY reached the manager late, one of
-			// them may yet come from it: delivered again, it is counted.)
-			for g, keys := range h.oldSent {
-				if ShardFor(g, h.next.count) == id {
-					h.cleared[g] = keys
-					delete(h.oldSent, g)
+			// What the old set delivered before this shard sent its
+			// IDENTIFY can never come from its session: forget it, so
+			// that it is not taken for a later event of the same content.
+			if at, ok := h.next.identified[id]; ok {
+				for g := range h.oldSent {
+					if ShardFor(g, h.next.count) == id {
+						h.oldSent.prune(g, at)
+					}
 				}
 			}
 			for _, g := range e.Guilds {
@@ -110,7 +113,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	g, _ := guildOf(ev)
 	key := eventKey(ev)
 	if !fromNew && !h.moved[g] {
-		note(h.oldSent, g, key)
+		h.oldSent.note(g, key)
 		return true
 	}
 	if fromNew && !h.moved[g] {
@@ -118,7 +121,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 			m.moveLocked(h, g) // the old set has no live shard for it
 		} else {
 			// The old set delivers it (or did: then this copy is matched).
-			take(h.oldSent, g, key)
+			h.oldSent.take(g, key)
 			m.suppressed()
 			return false
 		}
@@ -126,23 +129,18 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	// The guild moved: the new set delivers, the old set's copies are
 	// matched against what the new set delivered, and the other way.
 	if fromNew {
-		if take(h.oldSent, g, key) {
+		if h.oldSent.take(g, key) {
 			m.suppressed()
 			return false
 		}
-		if take(h.cleared, g, key) {
-			m.stats.mu.Lock()
-			m.stats.possibleDuplicates++
-			m.stats.mu.Unlock()
-		}
-		note(h.newSent, g, key)
+		h.newSent.note(g, key)
 		return true
 	}
-	if take(h.newSent, g, key) {
+	if h.newSent.take(g, key) {
 		m.suppressed()
 		return false
 	}
-	note(h.oldSent, g, key)
+	h.oldSent.note(g, key)
 	return true
 }
 
@@ -195,30 +193,56 @@ func (m *Manager) checkCompleteLocked(h *handoff) {
 	}
 }
 
-func note(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) {
-	keys := sent[g]
+// noted is what one set delivered during an overlap, per guild and event
+// key: when, oldest first.
+type noted map[guildkit.Snowflake]map[string][]time.Time
+
+func (n noted) note(g guildkit.Snowflake, key string) {
+	keys := n[g]
 	if keys == nil {
-		keys = make(map[string]int)
-		sent[g] = keys
+		keys = make(map[string][]time.Time)
+		n[g] = keys
 	}
-	if len(keys) >= maxNoted {
+	if len(keys) >= maxNoted && keys[key] == nil {
 		for k := range keys { // drop one: bounded memory
 			delete(keys, k)
 			break
 		}
 	}
-	keys[key]++
+	if len(keys[key]) >= maxNoted {
+		keys[key] = keys[key][1:]
+	}
+	keys[key] = append(keys[key], time.Now())
 }
 
-func take(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) bool {
-	keys := sent[g]
-	if keys[key] == 0 {
+// take consumes the oldest note of key, reporting whether there was one.
+func (n noted) take(g guildkit.Snowflake, key string) bool {
+	keys := n[g]
+	at := keys[key]
+	if len(at) == 0 {
 		return false
 	}
-	if keys[key]--; keys[key] == 0 {
+	if len(at) == 1 {
 		delete(keys, key)
+	} else {
+		keys[key] = at[1:]
 	}
 	return true
+}
+
+// prune forgets g's notes from before t.
+func (n noted) prune(g guildkit.Snowflake, t time.Time) {
+	for key, at := range n[g] {
+		i := 0
+		for i < len(at) && at[i].Before(t) {
+			i++
+		}
+		if i == len(at) {
+			delete(n[g], key)
+		} else {
+			n[g][key] = at[i:]
+		}
+	}
 }
 
 // eventKey names an event by its name and content: both sessions of an
@@ -288,9 +312,7 @@ func guildOf(ev Event) (guildkit.Snowflake, bool) {
 //
 // The manager must run every shard (no [WithShardIDs]): resharding a part
 // of a token's shards in one process is not supported. Events are told
-// apart by their content: an event the manager cannot tell from one
-// delivered before is delivered and counted ([Stats].PossibleDuplicates).
-// Two events of one guild with the same content (a ban, an unban and the
+// apart by their content. Two events of one guild with the same content (a ban, an unban and the
 // same ban again) in the moment between the new shard's READY and its
 // GUILD_CREATE for the guild can be taken for one another; the old set
 // then still delivers its copy, unless it ends first.
@@ -318,8 +340,7 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	}
 	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
 		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
-		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
-		cleared:  make(map[guildkit.Snowflake]map[string]int),
+		oldSent: make(noted), newSent: make(noted),
 		complete: make(chan struct{})}
 	m.mu.Lock()
 	if m.closed {
@@ -343,9 +364,18 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	endErr := endSet(ctx, old)
 	m.mu.Lock()
 	m.set, m.next, m.count = next, nil, count
-	h.done = true
-	m.route = nil
 	m.mu.Unlock()
+	// The new shards may lag behind the old ones: what the old set
+	// delivered last may still come from them. They are matched for a
+	// while yet; then the new set alone delivers, unmatched.
+	m.clock().AfterFunc(reshardGrace, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		h.done = true
+		if m.route == h {
+			m.route = nil
+		}
+	})
 	if endErr != nil {
 		return fmt.Errorf("gateway: Reshard(%d): ending the old shards: %w", count, endErr)
 	}

@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -53,19 +54,31 @@ func TestEventKey(t *testing.T) {
 	assert.NotEqual(t, eventKey(r1), eventKey(r2))
 }
 
-// TestNoteBounded: the counts noted per guild during an overlap stay
-// bounded; take consumes one copy at a time.
-func TestNoteBounded(t *testing.T) {
+// TestNoted: the notes per guild stay bounded; take consumes the oldest
+// copy; prune forgets the notes from before an instant.
+func TestNoted(t *testing.T) {
 	t.Parallel()
-	sent := map[guildkit.Snowflake]map[string]int{}
+	n := noted{}
 	for i := range maxNoted + 100 {
-		note(sent, 1, string(rune(i)))
+		n.note(1, string(rune(i)))
 	}
-	assert.LessOrEqual(t, len(sent[1]), maxNoted)
-	note(sent, 2, "k")
-	note(sent, 2, "k")
-	assert.True(t, take(sent, 2, "k"))
-	assert.True(t, take(sent, 2, "k"))
-	assert.False(t, take(sent, 2, "k"))
-	assert.False(t, take(sent, 3, "k"))
+	assert.LessOrEqual(t, len(n[1]), maxNoted)
+	n.note(2, "k")
+	n.note(2, "k")
+	assert.True(t, n.take(2, "k"))
+	assert.True(t, n.take(2, "k"))
+	assert.False(t, n.take(2, "k"))
+	assert.False(t, n.take(3, "k"))
+
+	n.note(4, "old")
+	n.note(4, "both")
+	cut := time.Now()
+	time.Sleep(time.Millisecond)
+	n.note(4, "both")
+	n.note(4, "new")
+	n.prune(4, cut)
+	assert.False(t, n.take(4, "old"))
+	assert.True(t, n.take(4, "both"))
+	assert.False(t, n.take(4, "both"))
+	assert.True(t, n.take(4, "new"))
 }

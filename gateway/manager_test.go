@@ -289,9 +289,8 @@ func TestManagerReshard(t *testing.T) {
 	assert.Empty(t, extra, "events never sent")
 	assert.Zero(t, dups, "events delivered twice")
 	st := m.Stats()
-	t.Logf("%d events over the reshard; %d copies suppressed, %d delivered twice (%d reported as possible duplicates); %d guilds handed over",
-		len(sent), st.Suppressed, dups, st.PossibleDuplicates, st.HandedOver)
-	assert.LessOrEqual(t, uint64(dups), st.PossibleDuplicates, "a duplicate went unreported")
+	t.Logf("%d events over the reshard; %d copies suppressed, %d delivered twice; %d guilds handed over",
+		len(sent), st.Suppressed, dups, st.HandedOver)
 	assert.Positive(t, st.HandedOver)
 	assert.Zero(t, e.srv.IdentifyStats().Refused)
 }
