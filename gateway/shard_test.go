@@ -579,3 +579,27 @@ func TestGatewayURLAskedAgainWhenItFails(t *testing.T) {
 	c.expect(OpIdentify)
 	assert.EqualValues(t, 1, gets.Load())
 }
+
+// TestEventsOwnTheirBytes: the reader reuses its buffers; every event a
+// handler holds keeps its own data after later messages.
+func TestEventsOwnTheirBytes(t *testing.T) {
+	t.Parallel()
+	for _, comp := range []Compression{CompressionZlibStream, CompressionNone} {
+		r := newRig(t, WithCompression(comp))
+		c := r.start()
+		for i := range 30 {
+			c.send(OpDispatch, map[string]any{"n": i, "pad": strings.Repeat(fmt.Sprint(i%10), 100+i)}, int64(2+2*i), "SOMETHING_NEW")
+			c.send(OpDispatch, map[string]any{"guild_id": "10", "user": map[string]any{"id": fmt.Sprint(100 + i), "username": fmt.Sprint("user", i)}}, int64(3+2*i), "GUILD_BAN_ADD")
+		}
+		r.rec.waitFor(t, "60 events", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 61 })
+		r.rec.mu.Lock()
+		for i := range 30 {
+			raw := r.rec.events[1+2*i].(*RawEvent)
+			assert.Equal(t, "SOMETHING_NEW", raw.Name)
+			assert.JSONEq(t, fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(fmt.Sprint(i%10), 100+i)), string(raw.Data))
+			ban := r.rec.events[2+2*i].(*GuildBanAdd)
+			assert.Equal(t, fmt.Sprint("user", i), ban.User.Username)
+		}
+		r.rec.mu.Unlock()
+	}
+}
