@@ -499,6 +499,9 @@ func (o *owner) offer(q queued) {
 		o.handed(q)
 	default:
 		o.pending = &q
+		if h := o.s.stallHook; h != nil {
+			h()
+		}
 	}
 }
 

@@ -89,6 +89,8 @@ type Shard struct {
 	handled      Session // the last event the handlers finished: its session and sequence
 
 	o owner // run's state
+
+	stallHook func() // tests: called by run when the full queue stops the reading
 }
 
 // NewShard returns a shard that connects with token (a bot token, without

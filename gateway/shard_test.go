@@ -138,11 +138,14 @@ func TestSlowHandlerDoesNotStopTheHeartbeat(t *testing.T) {
 		<-release
 		got = append(got, int64(e.ID))
 	})
+	stalled := make(chan struct{}, 100)
+	r.shard.stallHook = func() { stalled <- struct{}{} }
 	c := r.start()
 	for i := range 20 {
 		c.send(OpDispatch, map[string]any{"id": fmt.Sprint(i + 1)}, int64(2+i), "GUILD_CREATE")
 	}
 	<-started
+	<-stalled // the queue is full: the shard stopped reading
 	// The handler holds the queue; the reader stops; beats still go, and
 	// the unread ACKs are not taken for a zombie.
 	for range 3 {
@@ -349,6 +352,9 @@ func TestSendLimiterUnderFlood(t *testing.T) {
 	r.clock.Advance(20 * time.Second)
 	c.expect(OpHeartbeat)
 	c.send(OpHeartbeatACK, nil, 0, "")
+	// An event after the ACK: once it is handled, the ACK was read.
+	c.send(OpDispatch, map[string]any{}, 2, "X_EVENT")
+	r.rec.waitFor(t, "the event after the ACK", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 2 })
 	r.clock.waitTimer(t, 40*time.Second)
 	r.clock.Advance(40 * time.Second) // the window has slid past IDENTIFY and the first sends
 	for range n - (sendBudget - 1) {
@@ -572,4 +578,28 @@ func TestGatewayURLAskedAgainWhenItFails(t *testing.T) {
 	c.hello(40 * time.Second)
 	c.expect(OpIdentify)
 	assert.EqualValues(t, 1, gets.Load())
+}
+
+// TestEventsOwnTheirBytes: the reader reuses its buffers; every event a
+// handler holds keeps its own data after later messages.
+func TestEventsOwnTheirBytes(t *testing.T) {
+	t.Parallel()
+	for _, comp := range []Compression{CompressionZlibStream, CompressionNone} {
+		r := newRig(t, WithCompression(comp))
+		c := r.start()
+		for i := range 30 {
+			c.send(OpDispatch, map[string]any{"n": i, "pad": strings.Repeat(fmt.Sprint(i%10), 100+i)}, int64(2+2*i), "SOMETHING_NEW")
+			c.send(OpDispatch, map[string]any{"guild_id": "10", "user": map[string]any{"id": fmt.Sprint(100 + i), "username": fmt.Sprint("user", i)}}, int64(3+2*i), "GUILD_BAN_ADD")
+		}
+		r.rec.waitFor(t, "60 events", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 61 })
+		r.rec.mu.Lock()
+		for i := range 30 {
+			raw := r.rec.events[1+2*i].(*RawEvent)
+			assert.Equal(t, "SOMETHING_NEW", raw.Name)
+			assert.JSONEq(t, fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(fmt.Sprint(i%10), 100+i)), string(raw.Data))
+			ban := r.rec.events[2+2*i].(*GuildBanAdd)
+			assert.Equal(t, fmt.Sprint("user", i), ban.User.Username)
+		}
+		r.rec.mu.Unlock()
+	}
 }
