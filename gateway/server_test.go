@@ -370,6 +370,10 @@ func TestServerCloseAndResumeInANewShard(t *testing.T) {
 	require.NoError(t, s2.Open(ctx))
 	evs := ev2.waitFor(t, "the ban sent meanwhile", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
 	assert.Equal(t, 0, count[*gateway.Ready](evs), "resumed, not identified")
-	assert.Equal(t, u.ID, evs[len(evs)-2].(*gateway.GuildBanAdd).User.ID)
+	for _, ev := range evs {
+		if b, ok := ev.(*gateway.GuildBanAdd); ok {
+			assert.Equal(t, u.ID, b.User.ID)
+		}
+	}
 	assert.Equal(t, 1, e.srv.IdentifyStats().Total, "a restart costs no identify")
 }
