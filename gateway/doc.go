@@ -186,8 +186,9 @@
 // [ShardRange]); num_shards is given ([WithShardCount]) or taken from GET
 // /gateway/bot. It starts them bucket by bucket as the platform asks
 // ([Buckets]: shards [b×max_concurrency, (b+1)×max_concurrency) together,
-// a bucket per 5 s), so N shards are ready in about
-// ceil(N / max_concurrency) × 5.5 s and no IDENTIFY is refused; hands every
+// a bucket per 5 s, plus a half-second margin for transit), so the last of
+// N shards starts (ceil(N / max_concurrency) − 1) × 5.5 s after the first
+// (64 at max_concurrency 16: 16.5 s) and no IDENTIFY is refused; hands every
 // shard's events to one set of functions (gateway.On(manager, ...)), each
 // shard's in order; reports each shard's status ([Manager.States],
 // [WithStatusObserver]); and returns every shard's session on

@@ -119,14 +119,16 @@ type Manager struct {
 
 	stats managerStats
 
-	life    context.Context // ended by Close and End: bounds a reshard the manager starts itself
-	endLife context.CancelFunc
-	auto    *autoReshard // the reshard a 4011 started, while it runs
-	autoWG  sync.WaitGroup
+	life     context.Context // ended by Close and End: bounds a reshard the manager starts itself
+	endLife  context.CancelFunc
+	auto     *autoReshard // the reshard a 4011 started, while it runs
+	lastAuto *autoReshard // the last one
+	autoWG   sync.WaitGroup
 }
 
 // autoReshard is a reshard the manager started itself after a 4011.
 type autoReshard struct {
+	from *shardSet // the set it replaces
 	done chan struct{}
 	err  error
 }
@@ -454,11 +456,14 @@ func (m *Manager) shardingRequired(set *shardSet) *autoReshard {
 	if m.auto != nil {
 		return m.auto
 	}
+	if m.set != set && m.lastAuto != nil && m.lastAuto.from == set {
+		return m.lastAuto // done already: set was replaced
+	}
 	if m.closed || m.cfg.ids != nil || m.next != nil || m.set != set {
 		return nil
 	}
-	a := &autoReshard{done: make(chan struct{})}
-	m.auto = a
+	a := &autoReshard{done: make(chan struct{}), from: set}
+	m.auto, m.lastAuto = a, a
 	m.autoWG.Add(1)
 	go func() {
 		defer m.autoWG.Done()
