@@ -298,17 +298,52 @@ func TestServerInvalidSessionIsAGap(t *testing.T) {
 
 func TestServerZombie(t *testing.T) {
 	t.Parallel()
+	for _, kind := range []guildkittest.FaultKind{guildkittest.FaultWithholdAcks, guildkittest.FaultSilence} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.open(t)
+			interval := e.srv.GatewaySettings().HeartbeatInterval
+			_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: kind})
+			require.NoError(t, err)
+			e.clock.advanceWhenArmed(t, interval/2) // the first beat: never acknowledged
+			e.clock.advanceWhenArmed(t, interval)   // no ACK and nothing else: a zombie
+			e.sig.wait(t, guildkit.GatewayZombie, 1)
+			b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
+			e.clock.advanceWhenArmed(t, b.Wait)
+			r := e.sig.wait(t, guildkit.GatewayResumed, 1)
+			assert.Equal(t, 1, e.srv.IdentifyStats().Total, "resumed, not identified")
+			assert.Equal(t, guildkit.GatewayResumed, r.Signal)
+		})
+	}
+}
+
+func TestServerRequestHeartbeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.open(t)
-	interval := e.srv.GatewaySettings().HeartbeatInterval
-	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultWithholdAcks})
+	beats := func() int {
+		n := 0
+		for _, f := range e.srv.GatewayFrames(e.srv.GatewaySessions()[0].ID) {
+			if f.Direction != "out" && f.Op == int(gateway.OpHeartbeat) {
+				n++
+			}
+		}
+		return n
+	}
+	require.Zero(t, beats(), "no beat before the first jittered one")
+	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultRequestHeartbeat})
 	require.NoError(t, err)
-	e.clock.advanceWhenArmed(t, interval/2) // the first beat: never acknowledged
-	e.clock.advanceWhenArmed(t, interval)   // no ACK and nothing else: a zombie
-	e.sig.wait(t, guildkit.GatewayZombie, 1)
-	b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
-	e.clock.advanceWhenArmed(t, b.Wait)
-	e.sig.wait(t, guildkit.GatewayResumed, 1)
+	// The beat goes at once, with no clock moved. An event sent after the
+	// request shows the shard has read it; a request answered after that
+	// shows the server has read the beat.
+	e.ban(t, "after-op-1")
+	e.ev.waitFor(t, "the ban after op 1", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	_, err = e.shard.RequestGuildMembers(ctx, &gateway.MemberRequestParams{GuildID: e.guild.ID, UserIDs: []guildkit.Snowflake{e.srv.BotID()}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, beats())
 }
 
 func TestServerFatalCloses(t *testing.T) {
