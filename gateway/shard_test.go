@@ -665,3 +665,18 @@ func TestIdentifyWaitSpendsNothingWhenTheConnectionDrops(t *testing.T) {
 	left, _ = lim.Remaining(testToken)
 	assert.Equal(t, 999, left, "no session start spent on the lost connection")
 }
+
+// TestCloseBeforeReady: Close while Open waits ends both; Open says so.
+func TestCloseBeforeReady(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	errc := r.open()
+	c := r.gw.next()
+	c.hello(40 * time.Second)
+	c.expect(OpIdentify)
+	sess, err := r.shard.Close(t.Context())
+	require.NoError(t, err)
+	assert.Nil(t, sess, "no session to resume yet")
+	require.ErrorIs(t, <-errc, ErrClosed)
+	assert.Equal(t, websocket.StatusCode(4000), c.expectClosed())
+}
