@@ -157,7 +157,10 @@
 //
 // IDENTIFYs wait on a [ratelimit.IdentifyLimiter]: one per
 // shard_id % max_concurrency per 5 s, in order, and the daily session-start
-// budget from GET /gateway/bot ([WithClient]). When the budget is down to
+// budget from GET /gateway/bot ([WithClient]). The wait starts once HELLO
+// came, with the connection heartbeating meanwhile (as discord.js does), so
+// a connection that fails, or is lost during the wait, spends no session
+// start and holds no key. When the budget is down to
 // its reserve the shard stops identifying and fails with an error wrapping
 // [ratelimit.ErrIdentifyBudget] rather than risk the token being reset.
 //

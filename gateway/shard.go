@@ -207,6 +207,9 @@ func (s *Shard) Open(ctx context.Context) error {
 	case <-s.readyc:
 		return nil
 	case <-s.done:
+		if s.err == nil {
+			return ErrClosed // Close or End came first
+		}
 		return s.err
 	case <-ctx.Done():
 		return ctx.Err()
