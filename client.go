@@ -139,6 +139,9 @@ type Client struct {
 	// Interactions answers interactions: callback, original response,
 	// follow-ups. No credential is needed for them.
 	Interactions *InteractionService
+	// Commands registers the application's commands, globally and in
+	// guilds.
+	Commands *CommandService
 }
 
 // service is the one struct every service type is made from.
@@ -346,6 +349,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Invites = (*InviteService)(&s)
 	c.Webhooks = (*WebhookService)(&s)
 	c.Interactions = (*InteractionService)(&s)
+	c.Commands = (*CommandService)(&s)
 	return c, nil
 }
 
