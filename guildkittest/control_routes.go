@@ -38,13 +38,15 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/application", "the application: id, public_key, interactions_url and the endpoint's latest check"},
 	{"POST", ControlPrefix + "api/application", `{"interactions_url": "http://..."}: set the interactions endpoint and check it (PING, bad signature); {} checks it again`},
 	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
-	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
+	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command, autocomplete); answers what the user saw`},
+	{"GET", ControlPrefix + "api/commands", "?guild_id=: the application's commands there (the guild's and the global ones); with &user_id=&channel_id=, why that member could not use each (\"unusable\")"},
 }
 
 // controlExtraRoutes registers the control routes beyond state, logs,
 // reset, seed, clock and faults.
 func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.ResponseWriter, r *http.Request))) {
 	s.controlInteractionRoutes(api)
+	s.controlCommandRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

@@ -115,6 +115,7 @@ type Server struct {
 	appMux       *http.ServeMux      // the interaction-token webhook routes: interaction_routes.go
 	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
 	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
+	commands     *commandStore       // registered application commands; made on first use: command_store.go
 	closeOnce    sync.Once
 }
 
@@ -226,6 +227,7 @@ func (s *Server) resetState() {
 	s.inv.events = nil
 	s.webhooks = nil
 	s.interactions = nil
+	s.commands = nil
 }
 
 // Reset empties the server, as if it had just started, keeping its options,
@@ -460,6 +462,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.webhookRoutes,
 		s.interactionRoutes,
 		s.userRoutes,
+		s.commandRoutes,
 	} {
 		register(reg)
 	}
