@@ -192,7 +192,7 @@ type CommandOptionDefinition struct {
 	Required bool `json:"required,omitempty"`
 	// Choices are the only values the user may pick (STRING, INTEGER,
 	// NUMBER); at most 25; never with Autocomplete.
-	Choices []CommandChoice `json:"choices,omitempty"`
+	Choices []CommandOptionChoice `json:"choices,omitempty"`
 	// Options are a group's subcommands, or a subcommand's parameters; at
 	// most 25.
 	Options []CommandOptionDefinition `json:"options,omitempty"`
@@ -214,9 +214,9 @@ type CommandOptionDefinition struct {
 	FileTypes []string `json:"file_types,omitempty"`
 }
 
-// CommandChoice is one value the user may pick for an option, or one
+// CommandOptionChoice is one value the user may pick for an option, or one
 // suggestion of an autocomplete answer.
-type CommandChoice struct {
+type CommandOptionChoice struct {
 	Name              string            `json:"name"` // 1-100 characters, shown to the user
 	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
 	// Value is a string (at most 100 characters) for a STRING option, a
@@ -225,7 +225,7 @@ type CommandChoice struct {
 	Value any `json:"value"`
 }
 
-// choiceFields is CommandChoice without its methods, for decoding.
+// choiceFields is CommandOptionChoice without its methods, for decoding.
 type choiceFields struct {
 	Name              string            `json:"name"`
 	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
@@ -234,7 +234,7 @@ type choiceFields struct {
 
 // UnmarshalJSON decodes a choice; its value becomes a string, an int64 (a
 // JSON number without fraction or exponent) or a float64.
-func (c *CommandChoice) UnmarshalJSON(b []byte) error {
+func (c *CommandOptionChoice) UnmarshalJSON(b []byte) error {
 	var f choiceFields
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
@@ -243,7 +243,7 @@ func (c *CommandChoice) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("choice %q: %w", f.Name, err)
 	}
-	*c = CommandChoice{Name: f.Name, NameLocalizations: f.NameLocalizations, Value: v}
+	*c = CommandOptionChoice{Name: f.Name, NameLocalizations: f.NameLocalizations, Value: v}
 	return nil
 }
 

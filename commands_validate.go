@@ -439,7 +439,7 @@ func checkNumber(v *ValidationError, path string, t CommandOptionType, f float64
 }
 
 // checkChoice checks one choice of an option of type t.
-func checkChoice(v *ValidationError, path string, t CommandOptionType, c *CommandChoice) {
+func checkChoice(v *ValidationError, path string, t CommandOptionType, c *CommandOptionChoice) {
 	checkLength(v, path+".name", c.Name, 1, MaxCommandChoiceNameLength)
 	checkLocales(v, path+".name_localizations", c.NameLocalizations, func(p, s string) {
 		checkLength(v, p, s, 1, MaxCommandChoiceNameLength)
@@ -464,7 +464,7 @@ func checkChoice(v *ValidationError, path string, t CommandOptionType, c *Comman
 
 // CheckChoices checks the suggestions of an autocomplete answer for an
 // option of type t: at most 25, each valid and of the option's type.
-func CheckChoices(t CommandOptionType, choices []CommandChoice) error {
+func CheckChoices(t CommandOptionType, choices []CommandOptionChoice) error {
 	var v ValidationError
 	if len(choices) > MaxCommandChoices {
 		v.Add(indexPath2("choices", MaxCommandChoices), wire.CodeLength, "at most %d choices", MaxCommandChoices)

@@ -421,7 +421,7 @@ func checkValue(rb *resolver, label string, def *guildkit.CommandOptionDefinitio
 		if n < lo || n > hi {
 			return nil, bad("takes %d to %d characters, got %d", lo, hi, n)
 		}
-		if len(def.Choices) > 0 && !slices.ContainsFunc(def.Choices, func(c guildkit.CommandChoice) bool { return c.Value == s }) {
+		if len(def.Choices) > 0 && !slices.ContainsFunc(def.Choices, func(c guildkit.CommandOptionChoice) bool { return c.Value == s }) {
 			return nil, bad("%q is not one of its choices", s)
 		}
 		return json.Marshal(s)
@@ -443,7 +443,7 @@ func checkValue(rb *resolver, label string, def *guildkit.CommandOptionDefinitio
 		if hi, ok := def.MaxValue.Get(); ok && f > hi {
 			return nil, bad("%v is above its maximum %v", f, hi)
 		}
-		if len(def.Choices) > 0 && !slices.ContainsFunc(def.Choices, func(c guildkit.CommandChoice) bool {
+		if len(def.Choices) > 0 && !slices.ContainsFunc(def.Choices, func(c guildkit.CommandOptionChoice) bool {
 			g, _, ok := choiceNumber(c.Value)
 			return ok && g == f
 		}) {
