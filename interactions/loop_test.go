@@ -107,6 +107,9 @@ func TestEveryCallbackType(t *testing.T) {
 		return r.Update(ctx, text("color: "+strings.Join(r.Interaction.Component.Values, ",")))
 	})
 	l.h.HandleCommand("search", func(ctx context.Context, r *interactions.Request) error { return r.Reply(ctx, text("searched")) })
+	l.srv.AddCommand(0, guildkit.CommandCreateParams{Name: "search", Description: "Search", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionString, Name: "q", Description: "What", Autocomplete: true},
+	}})
 	l.h.HandleAutocomplete("search", func(ctx context.Context, r *interactions.Request) error {
 		o, _ := r.Interaction.Command.Focused()
 		return r.Respond(ctx, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.StringValue() + "!", Value: o.StringValue()}))
