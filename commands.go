@@ -87,7 +87,8 @@ type Command struct {
 	ID            Snowflake   `json:"id"`
 	Type          CommandType `json:"type"` // CHAT_INPUT when the answer leaves it out
 	ApplicationID Snowflake   `json:"application_id"`
-	// GuildID is the guild of a guild command; zero Opt for a global one.
+	// GuildID is the guild of a guild command; zero Opt when absent (a
+	// global command).
 	GuildID Opt[Snowflake] `json:"guild_id,omitzero"`
 	Name    string         `json:"name"`
 	// NameLocalizations maps locales to the name in that language; nil
@@ -199,13 +200,13 @@ type CommandOptionDefinition struct {
 	// ChannelTypes are the channel types the picker offers (CHANNEL).
 	ChannelTypes []ChannelType `json:"channel_types,omitempty"`
 	// MinValue and MaxValue bound an INTEGER (whole numbers) or NUMBER,
-	// inclusive. Null is not allowed.
+	// inclusive; zero Opt when absent (no bound). Null is not allowed.
 	MinValue Opt[float64] `json:"min_value,omitzero"`
-	MaxValue Opt[float64] `json:"max_value,omitzero"`
-	// MinLength (0-6000) and MaxLength (1-6000) bound a STRING. Null is
-	// not allowed.
+	MaxValue Opt[float64] `json:"max_value,omitzero"` // zero Opt when absent
+	// MinLength (0-6000) and MaxLength (1-6000) bound a STRING; zero Opt
+	// when absent (0 and 6000). Null is not allowed.
 	MinLength Opt[int] `json:"min_length,omitzero"`
-	MaxLength Opt[int] `json:"max_length,omitzero"`
+	MaxLength Opt[int] `json:"max_length,omitzero"` // zero Opt when absent
 	// Autocomplete makes the platform ask the application for suggestions
 	// as the user types (STRING, INTEGER, NUMBER).
 	Autocomplete bool `json:"autocomplete,omitempty"`
@@ -459,7 +460,7 @@ func (s *CommandService) create(ctx context.Context, route string, path []any, s
 	if params == nil {
 		return nil, false, problem("", wire.CodeRequired, "a command is required")
 	}
-	if err := params.validate(scope, false); err != nil {
+	if err := params.Validate(scope); err != nil {
 		return nil, false, err
 	}
 	var c Command

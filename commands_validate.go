@@ -148,12 +148,8 @@ func (p *CommandCreateParams) Validate(scope CommandScope) error {
 	if p == nil {
 		return problem("", wire.CodeRequired, "a command is required")
 	}
-	return p.validate(scope, false)
-}
-
-func (p *CommandCreateParams) validate(scope CommandScope, bulk bool) error {
 	var v ValidationError
-	p.check(&v, scope, bulk)
+	p.check(&v, scope, false)
 	return v.Err()
 }
 

@@ -126,6 +126,9 @@ func TestOperationLedger(t *testing.T) {
 	interactionOps := readInteractionOperations(t)
 	require.Len(t, interactionOps, 8, "interactions.md lists 8 routes")
 	ops = append(ops, interactionOps...)
+	commandOps := readOperationsFile(t, "command_operations.txt")
+	require.Len(t, commandOps, 12, "commands.md lists 12 registration routes")
+	ops = append(ops, commandOps...)
 	claimed := readSpecLines(t)
 	known := map[string]operation{}
 	for _, op := range ops {
