@@ -26,6 +26,7 @@ type loop struct {
 	srv      *guildkittest.Server
 	h        *interactions.Handler
 	ch       guildkit.Snowflake
+	guildID  guildkit.Snowflake
 	ada, bob guildkit.Snowflake
 	msg      guildkit.Message
 }
@@ -61,7 +62,7 @@ func newLoop(t *testing.T, opts ...interactions.Option) *loop {
 		require.NoError(t, h.Wait(ctx))
 	})
 	srv.SetInteractionsHandler(h)
-	return &loop{srv: srv, h: h, ch: ch.ID, ada: ada.ID, bob: bob.ID, msg: msg}
+	return &loop{srv: srv, h: h, ch: ch.ID, guildID: g.ID, ada: ada.ID, bob: bob.ID, msg: msg}
 }
 
 func text(s string) *guildkit.InteractionMessageParams {
