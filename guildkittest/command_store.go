@@ -538,3 +538,47 @@ func (c *call) commandFormError(err error) {
 	}
 	c.json(http.StatusBadRequest, map[string]any{"code": guildkit.CodeInvalidFormBody, "message": "Invalid Form Body", "errors": nested})
 }
+
+// savedCommandsLocked lists every stored command for the state file,
+// by application, then scope (global first), then in order.
+func (s *Server) savedCommandsLocked() []guildkit.Command {
+	if s.commands == nil {
+		return nil
+	}
+	keys := make([]commandScopeKey, 0, len(s.commands.scopes))
+	for k := range s.commands.scopes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b commandScopeKey) int {
+		if a.app != b.app {
+			return cmpSnowflake(a.app, b.app)
+		}
+		return cmpSnowflake(a.guild, b.guild)
+	})
+	var out []guildkit.Command
+	for _, k := range keys {
+		for _, c := range s.commands.scopes[k].list {
+			out = append(out, copyCommand(c))
+		}
+	}
+	return out
+}
+
+func cmpSnowflake(a, b guildkit.Snowflake) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// loadCommandsLocked stores the commands of a state file.
+func (s *Server) loadCommandsLocked(cmds []guildkit.Command) {
+	for i := range cmds {
+		c := cmds[i]
+		sc := s.scopeLocked(c.ApplicationID, c.GuildID.Or(0))
+		sc.list = append(sc.list, &c)
+	}
+}
