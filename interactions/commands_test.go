@@ -247,7 +247,6 @@ func TestTypedOptions(t *testing.T) {
 	assert.Equal(t, "reset []", <-got)
 }
 
-
 // TestAutocompleteEndToEnd: the server sends the focused option's typed
 // text (numbers as text), the handler suggests choices of the option's
 // type, and the user sees them; a suggestion of the wrong type or more than
