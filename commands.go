@@ -343,13 +343,12 @@ type CommandCreateParams struct {
 	// Null or absent: no requirement.
 	DefaultMemberPermissions Opt[Permissions] `json:"default_member_permissions,omitzero"`
 	// DMPermission: absent means usable in DMs with the application.
-	// Global commands only; Null allowed (treated as absent).
-	//
-	// Deprecated: the platform replaced it with Contexts.
+	// Global commands only; Null allowed (treated as absent). The platform
+	// deprecated it in favour of Contexts; it is here to read and keep
+	// what older registrations hold.
 	DMPermission Opt[bool] `json:"dm_permission,omitzero"`
-	// DefaultPermission defaults to true. Null allowed.
-	//
-	// Deprecated: legacy; use DefaultMemberPermissions Some(0).
+	// DefaultPermission defaults to true. Null allowed. Legacy on the
+	// platform: prefer DefaultMemberPermissions Some(0).
 	DefaultPermission Opt[bool] `json:"default_permission,omitzero"`
 	// NSFW makes the command age-restricted; default false. Null is not
 	// allowed.
@@ -376,9 +375,9 @@ type CommandEditParams struct {
 	Options                  Opt[[]CommandOptionDefinition] `json:"options,omitzero"`                   // Null removes them
 	// DefaultMemberPermissions: Null removes the requirement.
 	DefaultMemberPermissions Opt[Permissions] `json:"default_member_permissions,omitzero"`
-	// Deprecated: use Contexts.
+	// DMPermission is deprecated by the platform (prefer Contexts).
 	DMPermission Opt[bool] `json:"dm_permission,omitzero"`
-	// Deprecated: use DefaultMemberPermissions.
+	// DefaultPermission is legacy (prefer DefaultMemberPermissions).
 	DefaultPermission Opt[bool]                     `json:"default_permission,omitzero"`
 	NSFW              Opt[bool]                     `json:"nsfw,omitzero"` // Null is not allowed
 	IntegrationTypes  Opt[[]InstallationContext]    `json:"integration_types,omitzero"`
