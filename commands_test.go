@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -370,6 +371,27 @@ func TestCommandServerRules(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 	assert.Contains(t, b.String(), `"1":{"name":{"_errors":[{"code":"APPLICATION_COMMANDS_DUPLICATE_NAME"`)
 	_ = body
+
+	// 200 creates a day in a scope: a bulk overwrite counts its new
+	// commands.
+	g := srv.AddGuild(guildkit.Guild{Name: "Daily"})
+	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}})
+	batch := func(prefix string) []guildkit.CommandCreateParams {
+		var out []guildkit.CommandCreateParams
+		for i := range 100 {
+			out = append(out, guildkit.CommandCreateParams{Name: prefix + strconv.Itoa(i), Description: "d"})
+		}
+		return out
+	}
+	_, err = c.Commands.BulkOverwriteGuild(t.Context(), app, g.ID, batch("a"))
+	require.NoError(t, err)
+	_, err = c.Commands.BulkOverwriteGuild(t.Context(), app, g.ID, batch("b"))
+	require.NoError(t, err, "200 creates today")
+	_, err = c.Commands.BulkOverwriteGuild(t.Context(), app, g.ID, batch("a")[:1])
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, guildkit.CodeMaxDailyCommandCreates, apiErr.Code, "the 201st create")
+	_, err = c.Commands.BulkOverwriteGuild(t.Context(), app, g.ID, batch("b")[:1])
+	require.NoError(t, err, "a command that exists is no create")
 }
 
 func ioCopy(b *strings.Builder, res *http.Response) (int, error) {
