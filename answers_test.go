@@ -298,6 +298,8 @@ func recordAnswers(t *testing.T) map[string]answer {
 	srv.SetVanityURL(guild.ID, "answers", 3)
 	integ := srv.AddIntegration(guild.ID, guildkit.Integration{Name: "a bot", Type: "discord",
 		Application: &guildkit.PartialApplication{ID: srv.AddUser(guildkit.User{Username: "app"}).ID, Name: "app", Description: "an app"}})
+	srv.AddIntegration(guild.ID, guildkit.Integration{Name: "a channel", Type: guildkit.IntegrationTypeTwitch, Enabled: true})
+	event := srv.AddScheduledEvent(guild.ID, guildkit.GuildScheduledEvent{Name: "launch"})
 	inv := srv.AddInvite(guild.ID, text.ID, guildkit.Invite{})
 	other := srv.AddInvite(guild.ID, text.ID, guildkit.Invite{})
 	joiner := srv.AddUser(guildkit.User{Username: "joiner"})
@@ -399,7 +401,7 @@ func recordAnswers(t *testing.T) map[string]answer {
 			"options": []map[string]any{{"id": "2", "title": "To chat", "channel_ids": []guildkit.Snowflake{text.ID}, "emoji_name": "💬"}}}}})
 	call("Get Guild Onboarding", "GET", g+"/onboarding", nil)
 	call("Modify Guild Incident Actions", "PUT", g+"/incident-actions", map[string]any{"invites_disabled_until": nil})
-	call("Get Invite", "GET", "/invites/"+inv.Code+"?with_counts=true", nil)
+	call("Get Invite", "GET", "/invites/"+inv.Code+"?with_counts=true&guild_scheduled_event_id="+event.ID.String(), nil)
 	call("Delete Invite", "DELETE", "/invites/"+other.Code, nil)
 	call("Update Target Users", "PUT", "/invites/"+inv.Code+"/target-users", newFilePart(t, "target_users_file", "users.csv", "user_id\n"+ada.User.ID.String()+"\n"))
 	call("Get Target Users Job Status", "GET", "/invites/"+inv.Code+"/target-users/job-status", nil)

@@ -142,6 +142,8 @@ type Client struct {
 	// Commands registers the application's commands, globally and in
 	// guilds.
 	Commands *CommandService
+	// Gateway finds the real-time gateway (GET /gateway, GET /gateway/bot).
+	Gateway *GatewayService
 }
 
 // service is the one struct every service type is made from.
@@ -350,6 +352,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Webhooks = (*WebhookService)(&s)
 	c.Interactions = (*InteractionService)(&s)
 	c.Commands = (*CommandService)(&s)
+	c.Gateway = (*GatewayService)(&s)
 	return c, nil
 }
 

@@ -129,6 +129,9 @@ func TestOperationLedger(t *testing.T) {
 	commandOps := readOperationsFile(t, "command_operations.txt")
 	require.Len(t, commandOps, 12, "commands.md lists 12 registration routes")
 	ops = append(ops, commandOps...)
+	gatewayOps := readOperationsFile(t, "gateway_operations.txt")
+	require.Len(t, gatewayOps, 2, "gateway.md §1.1 lists 2 routes")
+	ops = append(ops, gatewayOps...)
 	claimed := readSpecLines(t)
 	known := map[string]operation{}
 	for _, op := range ops {

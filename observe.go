@@ -44,13 +44,18 @@ type Observer struct {
 	// every 429 answer, every wait before sending, and the shared store's
 	// outages.
 	RateLimit func(RateLimitEvent)
+	// Gateway is told what the gateway shards given this observer
+	// (package gateway's WithObserver) see: connections, READY, RESUMED,
+	// lost sessions, zombies, backoff, fatal closes. It is called on the
+	// shard's own goroutine: it must be quick.
+	Gateway func(ctx context.Context, e GatewayEvent)
 }
 
 // WithObserver sets the client's [Observer]. The default observes nothing
 // and costs nothing on the request path.
 func WithObserver(o Observer) Option {
 	return func(c *config) error {
-		if o.CallStart == nil && o.Attempt == nil && o.CallEnd == nil && o.RateLimit == nil {
+		if o.CallStart == nil && o.Attempt == nil && o.CallEnd == nil && o.RateLimit == nil && o.Gateway == nil {
 			c.observer = nil
 			return nil
 		}

@@ -39,6 +39,13 @@ import (
 //	                                       (click, select with "values", modal_submit with "modal_id" and
 //	                                       "values", command with "channel_id", "name", "options");
 //	                                       answers what the user saw: the outcome, as JSON
+//	GET    /_guildkit/api/gateway          the gateway: URLs, settings, identify counters, sessions, notes
+//	GET    /_guildkit/api/gateway/sessions/{id}/frames
+//	                                       a session's frames in and out (decompressed, tokens redacted)
+//	POST   /_guildkit/api/gateway/faults   {"session": "...", "kind": "reconnect"}: inject a gateway fault
+//	                                       (reconnect, invalid_session with "resumable", close with "code",
+//	                                       drop, withhold_acks, silence, request_heartbeat); no "session":
+//	                                       every connected one; answers once it is applied
 //	GET    /_guildkit/api/                 this list, as JSON (the inspector page shows it too)
 //
 // The inspector page is at /_guildkit/. When the server has an admin token

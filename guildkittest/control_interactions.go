@@ -158,11 +158,7 @@ func (s *Server) controlInteraction(w http.ResponseWriter, r *http.Request) {
 		controlError(w, http.StatusBadRequest, fmt.Sprintf("kind: %q is not click, select, modal_submit, command or autocomplete", body.Kind))
 		return
 	}
-	switch {
-	case errors.Is(err, ErrNoInteractionsEndpoint):
-		controlError(w, http.StatusConflict, "the application has no interactions endpoint: start the emulator with -interactions-url, or POST "+ControlPrefix+"api/application {\"interactions_url\": \"...\"}")
-		return
-	case err != nil:
+	if err != nil {
 		controlError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "guildkittest: "))
 		return
 	}
@@ -304,11 +300,16 @@ func redactedInteraction(it *guildkit.Interaction) json.RawMessage {
 }
 
 // MarshalJSON writes a delivery for the control API: lower-case names, the
-// duration in milliseconds, the kind of answer by name.
+// duration in milliseconds, the kind of answer by name, "via" "http" or
+// "gateway" and the gateway sessions it went to.
 func (d Delivery) MarshalJSON() ([]byte, error) {
 	answer := ""
 	if d.AnswerType != 0 {
 		answer = d.AnswerType.String()
+	}
+	via := "http"
+	if d.Gateway {
+		via = "gateway"
 	}
 	return json.Marshal(struct {
 		InteractionID guildkit.Snowflake            `json:"interaction_id"`
@@ -321,10 +322,12 @@ func (d Delivery) MarshalJSON() ([]byte, error) {
 		AnswerName    string                        `json:"answer_name,omitempty"`
 		Answer        *guildkit.InteractionResponse `json:"answer,omitempty"`
 		Callback      bool                          `json:"callback"`
+		Via           string                        `json:"via"`
+		Sessions      []string                      `json:"sessions,omitempty"`
 		DurationMS    float64                       `json:"duration_ms"`
 		Failure       string                        `json:"failure,omitempty"`
 	}{d.InteractionID, d.Type, d.Type.String(), d.CustomID, d.UserID, d.Status, int(d.AnswerType), answer, d.Answer, d.Callback,
-		float64(d.Duration.Microseconds()) / 1000, d.Failure})
+		via, d.Sessions, float64(d.Duration.Microseconds()) / 1000, d.Failure})
 }
 
 // delivery returns the record of the delivery of interaction id, while it

@@ -373,12 +373,14 @@ func TestControlInteractionRefusals(t *testing.T) {
 	t.Parallel()
 	srv, alice, channel := loopGuild(t)
 	api := srv.URL + guildkittest.ControlPrefix + "api/"
-	// Before any endpoint is set: the delivery has nowhere to go.
-	var problem map[string]any
+	// Before any endpoint is set, with no gateway session: the user sees
+	// the interaction fail, and why.
+	var seen map[string]any
 	resp := plain(t, "POST", api+"interactions", "",
-		`{"kind": "command", "user_id": "`+alice.String()+`", "channel_id": "`+channel.String()+`", "name": "x"}`, &problem)
-	assert.Equal(t, http.StatusConflict, resp.StatusCode, "no endpoint")
-	assert.Contains(t, problem["error"], "-interactions-url", "no endpoint")
+		`{"kind": "command", "user_id": "`+alice.String()+`", "channel_id": "`+channel.String()+`", "name": "x"}`, &seen)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "no endpoint")
+	assert.Equal(t, "failed", seen["kind"], "no endpoint: %v", seen)
+	assert.Contains(t, seen["failure"], "no gateway session", "no endpoint")
 
 	for name, tc := range map[string]struct {
 		body   string

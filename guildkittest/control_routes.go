@@ -40,6 +40,10 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command, autocomplete); answers what the user saw`},
 	{"GET", ControlPrefix + "api/commands", "?guild_id=: the application's commands there (the guild's and the global ones); with &user_id=&channel_id=, why that member could not use each (\"unusable\")"},
+	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
+	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
+	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
+	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},
 }
 
 // controlExtraRoutes registers the control routes beyond state, logs,
@@ -47,6 +51,7 @@ var ControlRoutes = []ControlRoute{
 func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.ResponseWriter, r *http.Request))) {
 	s.controlInteractionRoutes(api)
 	s.controlCommandRoutes(api)
+	s.controlGatewayRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

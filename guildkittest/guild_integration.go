@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -14,7 +15,13 @@ const MaxIntegrations = 50
 
 // AddIntegration adds an integration to a guild and returns it. A zero ID
 // gets a fresh one; an empty Account gets the integration's id and name.
-// A guild can hold more than [MaxIntegrations]; only that many are listed.
+// An external integration (twitch, youtube) carries, as the reference
+// platform's answers do and its published schema requires, the user who
+// connected it (the guild's owner when User is nil) and its sync fields
+// (syncing, synced_at, subscriber_count, revoked, expire_behavior,
+// expire_grace_period; enable_emoticons for twitch) with the platform's
+// defaults when unset. A guild can hold more than [MaxIntegrations]; only
+// that many are listed.
 func (s *Server) AddIntegration(guildID guildkit.Snowflake, in guildkit.Integration) guildkit.Integration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -33,9 +40,44 @@ func (s *Server) AddIntegration(guildID guildkit.Snowflake, in guildkit.Integrat
 	if in.Account == (guildkit.IntegrationAccount{}) {
 		in.Account = guildkit.IntegrationAccount{ID: in.ID.String(), Name: in.Name}
 	}
+	if in.Type == guildkit.IntegrationTypeTwitch || in.Type == guildkit.IntegrationTypeYouTube {
+		s.fillExternalIntegrationLocked(gs, &in)
+	}
 	cp := copyIntegration(in)
 	gs.settings.integrations[in.ID] = &cp
 	return shaped(copyIntegration(in))
+}
+
+// fillExternalIntegrationLocked gives an external integration the fields
+// the platform always sends with one: its user and its sync state.
+func (s *Server) fillExternalIntegrationLocked(gs *guildState, in *guildkit.Integration) {
+	if in.User == nil {
+		in.User = s.userLocked(gs.guild.OwnerID)
+	}
+	no, zero, oneDay := false, 0, 1
+	behavior := guildkit.IntegrationExpireRemoveRole
+	if in.Syncing == nil {
+		in.Syncing = &no
+	}
+	if in.Revoked == nil {
+		in.Revoked = &no
+	}
+	if in.SubscriberCount == nil {
+		in.SubscriberCount = &zero
+	}
+	if in.ExpireBehavior == nil {
+		in.ExpireBehavior = &behavior
+	}
+	if in.ExpireGracePeriod == nil {
+		in.ExpireGracePeriod = &oneDay
+	}
+	if in.SyncedAt == nil {
+		at := s.now().UTC().Truncate(time.Second)
+		in.SyncedAt = &at
+	}
+	if in.EnableEmoticons == nil && in.Type == guildkit.IntegrationTypeTwitch {
+		in.EnableEmoticons = &no
+	}
 }
 
 // Integrations returns a guild's integrations by id, all of them.

@@ -19,8 +19,9 @@ import (
 
 // The server plays the platform for interactions: it signs and delivers
 // them to the application's endpoint ([Server.SetInteractionsHandler],
-// [Server.SetInteractionsURL]) when a user clicks, chooses or submits
-// ([Server.Click], [Server.Select], [Server.SubmitModal]), reads the
+// [Server.SetInteractionsURL]) — or, when the application has none, to its
+// gateway sessions as INTERACTION_CREATE — when a user clicks, chooses or
+// submits ([Server.Click], [Server.Select], [Server.SubmitModal]), reads the
 // answer, and serves the interaction routes (the callback, the original
 // response and follow-ups). The interface's documents do not describe
 // interactions; everything here follows the reference platform's v10
@@ -330,6 +331,13 @@ type Delivery struct {
 	// Callback is true when the answer came through the callback route, false
 	// when it was the HTTP answer to the delivery.
 	Callback bool
+	// Gateway is true when the interaction went to the bot's gateway
+	// sessions as INTERACTION_CREATE (the application has no interactions
+	// endpoint), false when it was POSTed to the endpoint.
+	Gateway bool
+	// Sessions are the ids of the gateway sessions it was dispatched to;
+	// empty over HTTP, or when no session could receive it.
+	Sessions []string
 	// Duration is the time, on the server's clock, from the delivery to the
 	// answer (or to the failure).
 	Duration time.Duration
@@ -358,8 +366,9 @@ func (s *Server) Deliveries() []Delivery {
 // Errors of the user's actions.
 var (
 	// ErrNoInteractionsEndpoint: neither [Server.SetInteractionsHandler]
-	// nor [Server.SetInteractionsURL] was called, so there is nowhere to
-	// deliver the interaction.
+	// nor [Server.SetInteractionsURL] was called, so there is no endpoint
+	// to check ([Server.CheckInteractionsEndpoint]). Interactions then go
+	// to the bot's gateway sessions, as on the reference platform.
 	ErrNoInteractionsEndpoint = errors.New("guildkittest: the application has no interactions endpoint")
 	// ErrRefused is matched (errors.Is) by every refusal of a user's
 	// action that the platform's client would not let the user take: a

@@ -193,26 +193,22 @@ func (s *Server) forgetInteractionLocked(id guildkit.Snowflake) {
 	delete(store.modals, id)
 }
 
-// deliver signs and sends the interaction, waits for the answer and
-// returns the outcome.
+// deliver sends the interaction where the application receives
+// interactions, waits for the answer and returns the outcome. The
+// application's interactions endpoint, when it has one, gets a signed POST
+// (an in-process handler or a URL); without one, the interaction goes to
+// its gateway sessions as INTERACTION_CREATE, as on the reference platform
+// (gateway.md §9). Both are held to the same rules: the initial answer
+// within 3 seconds (by the endpoint's HTTP answer, or through the callback
+// route), one answer, the token for 15 minutes.
 func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, error) {
 	h, url, client := s.endpoint.get()
-	if h == nil && url == "" {
-		s.mu.Lock()
-		store := s.inter()
-		s.forgetInteractionLocked(st.it.ID)
-		if n := len(store.order); n > 0 && store.order[n-1] == st.it.ID {
-			store.order = store.order[:n-1]
-		}
-		s.mu.Unlock()
-		return nil, ErrNoInteractionsEndpoint
-	}
-	body := st.body
+	overGateway := h == nil && url == ""
 	func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		store := s.inter()
-		st.delivery = &Delivery{InteractionID: st.it.ID, Type: st.it.Type, CustomID: st.customID, UserID: st.userID}
+		st.delivery = &Delivery{InteractionID: st.it.ID, Type: st.it.Type, CustomID: st.customID, UserID: st.userID, Gateway: overGateway}
 		store.deliveries = append(store.deliveries, st.delivery)
 		if n := len(store.deliveries) - maxDeliveries; n > 0 {
 			store.deliveries = slices.Delete(store.deliveries, 0, n)
@@ -226,37 +222,66 @@ func (s *Server) deliver(ctx context.Context, st *interactionState) (*Outcome, e
 	realCtx, cancel := context.WithTimeout(ctx, answerWindow)
 	defer cancel()
 
-	status, header, answer, sendErr := s.send(realCtx, h, url, client, body, false,
-		func() { st.respondsOnce.Do(func() { close(st.responding) }) })
+	var sent delivered
+	if overGateway {
+		sent = s.sendOverGateway(st)
+	} else {
+		sent.status, sent.header, sent.answer, sent.err = s.send(realCtx, h, url, client, st.body, false,
+			func() { st.respondsOnce.Do(func() { close(st.responding) }) })
+		sent.callback = sent.status == http.StatusAccepted
+	}
 	s.mu.Lock()
-	st.delivery.Status = status
+	st.delivery.Status = sent.status
+	st.delivery.Sessions = sent.sessions
 	s.mu.Unlock()
+	var undelivered *gatewayUndelivered
 	switch {
-	case sendErr != nil:
+	case errors.As(sent.err, &undelivered):
+		return s.finish(st, undelivered.Error()), nil
+	case sent.err != nil:
 		reason := "the application did not answer within 3 seconds"
-		if !errors.Is(sendErr, context.DeadlineExceeded) && !errors.Is(sendErr, errDeliveryTimeout) {
-			reason = "the interactions endpoint could not be reached: " + describeSendError(sendErr)
+		if !errors.Is(sent.err, context.DeadlineExceeded) && !errors.Is(sent.err, errDeliveryTimeout) {
+			reason = "the interactions endpoint could not be reached: " + describeSendError(sent.err)
 		}
 		if ctx.Err() != nil {
 			reason = "the user went away: " + ctx.Err().Error()
 		}
 		return s.finish(st, reason), nil
-	case status == http.StatusAccepted:
-		// The answer comes (or came) through the callback route.
+	case sent.callback:
+		// The answer comes (or came) through the callback route: after a
+		// 202 from the endpoint, or after an INTERACTION_CREATE.
 		select {
 		case <-st.answered:
 		case <-clockDue:
 		case <-realCtx.Done():
 		}
-		return s.finish(st, "the application did not answer within 3 seconds"), nil
-	case status == http.StatusOK:
+		reason := "the application did not answer within 3 seconds"
+		if ctx.Err() != nil {
+			reason = "the user went away: " + ctx.Err().Error()
+		}
+		return s.finish(st, reason), nil
+	case sent.status == http.StatusOK:
 		s.mu.Lock()
-		fail := s.acceptHTTPAnswerLocked(st, header.Get("Content-Type"), answer)
+		fail := s.acceptHTTPAnswerLocked(st, sent.header.Get("Content-Type"), sent.answer)
 		s.mu.Unlock()
 		return s.finish(st, fail), nil
 	default:
-		return s.finish(st, fmt.Sprintf("the interactions endpoint answered %d %s", status, http.StatusText(status))), nil
+		return s.finish(st, fmt.Sprintf("the interactions endpoint answered %d %s", sent.status, http.StatusText(sent.status))), nil
 	}
+}
+
+// delivered is what became of a delivery's sending, by either kind of
+// endpoint.
+type delivered struct {
+	status int // the endpoint's HTTP status; 0 over the gateway, or when it did not answer
+	header http.Header
+	answer []byte
+	// callback is true when the answer is to come through the callback
+	// route: the endpoint answered 202, or the interaction went out as
+	// INTERACTION_CREATE.
+	callback bool
+	sessions []string // the gateway sessions it was dispatched to
+	err      error
 }
 
 // get returns where to deliver, and the client for a URL.

@@ -173,7 +173,7 @@ func TestClickDeliversWhatThePlatformSends(t *testing.T) {
 	assert.Equal(t, f.alice, it.Member.User.ID)
 	require.NotNil(t, it.Member.Permissions)
 	assert.Equal(t, guildkittest.DefaultEveryonePermissions, *it.Member.Permissions)
-	assert.Equal(t, ^guildkit.Permissions(0), it.AppPermissions, "the bot owns the guild")
+	assert.Equal(t, guildkit.Permissions(1<<47-1|0xF<<49), it.AppPermissions, "the bot owns the guild: every permission the platform defines")
 	assert.Equal(t, guildkit.Some("en-US"), it.Locale)
 	assert.Equal(t, guildkit.Some("en-US"), it.GuildLocale)
 	assert.Equal(t, map[string]guildkit.Snowflake{"0": f.guild.ID}, it.AuthorizingIntegrationOwners)
@@ -260,9 +260,15 @@ func TestClickRefusals(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, guildkittest.OutcomeMessage, out.Kind)
 
+	// Without an endpoint the interaction goes to the gateway; with no
+	// session connected it fails, as with an endpoint out of reach.
 	srv.SetInteractionsHandler(nil)
-	_, err = srv.Click(t.Context(), f.alice, f.msg.ID, "go")
-	require.ErrorIs(t, err, guildkittest.ErrNoInteractionsEndpoint)
+	out, err = srv.Click(t.Context(), f.alice, f.msg.ID, "go")
+	require.NoError(t, err)
+	assert.Equal(t, guildkittest.OutcomeFailed, out.Kind)
+	assert.Contains(t, out.Failure, "no gateway session")
+	d := srv.Deliveries()
+	assert.True(t, d[len(d)-1].Gateway)
 }
 
 // TestSelect: values among the options and within min/max; non-string

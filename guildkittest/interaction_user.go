@@ -12,8 +12,12 @@ import (
 
 // Click clicks the button with customID on a message, as userID, and
 // returns what the user saw. It delivers a MESSAGE_COMPONENT interaction to
-// the application's endpoint and waits for its answer (at most 3 seconds,
-// on the server's clock and in real time).
+// the application's endpoint, or, when the application has none, to the
+// bot's connected gateway sessions as INTERACTION_CREATE (its answer then
+// comes through the callback route), and waits for its answer (at most 3
+// seconds, on the server's clock and in real time). With no endpoint and
+// no session to receive it the interaction fails, as it does when the
+// endpoint cannot be reached.
 //
 // The platform's client lets a user click only a button that is on a
 // message the application sent (through its webhooks, or as an answer),
@@ -126,7 +130,7 @@ func (s *Server) userChannelLocked(userID, channelID guildkit.Snowflake) (*guild
 // them.
 func (s *Server) channelPermissionsLocked(gs *guildState, ch *guildkit.Channel, userID guildkit.Snowflake) guildkit.Permissions {
 	p := gs.permissions(userID)
-	if p.Has(guildkit.PermissionAdministrator) || p == ^guildkit.Permissions(0) {
+	if p.Has(guildkit.PermissionAdministrator) {
 		return p
 	}
 	if isWebhookThreadType(ch.Type) {
@@ -156,7 +160,7 @@ func (s *Server) channelPermissionsLocked(gs *guildState, ch *guildkit.Channel, 
 			p = p&^ow.Deny | ow.Allow
 		}
 	}
-	return p
+	return p & platformPermissions
 }
 
 // componentInteractionLocked checks a click (values nil) or a choice on a

@@ -320,11 +320,58 @@ func (s *Server) getInvite(c *call) {
 		}
 		inv.ApproximateMemberCount, inv.ApproximatePresenceCount = &members, &online
 	}
+	answer := inviteAnswer{Invite: inv}
 	if ev, ok := s.inv.events[eventID]; ok && eventID != 0 && ev.GuildID == is.guildID {
-		cp := *ev
-		inv.GuildScheduledEvent = &cp
+		answer.GuildScheduledEvent = s.scheduledEventAnswerLocked(ev)
 	}
-	c.json(http.StatusOK, inv)
+	c.json(http.StatusOK, answer)
+}
+
+// inviteAnswer is Get Invite's answer: the invite, with the whole
+// scheduled-event object in place of guildkit's (which leaves out what the
+// SDK does not read).
+type inviteAnswer struct {
+	guildkit.Invite
+	GuildScheduledEvent *scheduledEventAnswer `json:"guild_scheduled_event,omitempty"`
+}
+
+// scheduledEventAnswer is a scheduled event as the reference platform
+// answers it, with every field its published schema requires: the
+// nullable ones (description, creator_id, image, scheduled_end_time,
+// entity_id, recurrence_rule) present as null when unset, and
+// guild_scheduled_event_exceptions as a list.
+type scheduledEventAnswer struct {
+	ID                 guildkit.Snowflake  `json:"id"`
+	GuildID            guildkit.Snowflake  `json:"guild_id"`
+	ChannelID          *guildkit.Snowflake `json:"channel_id"`
+	CreatorID          *guildkit.Snowflake `json:"creator_id"`
+	Creator            *guildkit.User      `json:"creator,omitempty"`
+	Name               string              `json:"name"`
+	Description        *string             `json:"description"`
+	Image              *string             `json:"image"`
+	ScheduledStartTime time.Time           `json:"scheduled_start_time"`
+	ScheduledEndTime   *time.Time          `json:"scheduled_end_time"`
+	PrivacyLevel       int                 `json:"privacy_level"`
+	Status             int                 `json:"status"`
+	EntityType         int                 `json:"entity_type"`
+	EntityID           *guildkit.Snowflake `json:"entity_id"`
+	UserCount          int                 `json:"user_count"`
+	RecurrenceRule     *struct{}           `json:"recurrence_rule"` // always null: the server keeps no recurring events
+	Exceptions         []struct{}          `json:"guild_scheduled_event_exceptions"`
+}
+
+// scheduledEventAnswerLocked returns ev as the platform answers it.
+func (s *Server) scheduledEventAnswerLocked(ev *guildkit.GuildScheduledEvent) *scheduledEventAnswer {
+	a := &scheduledEventAnswer{ID: ev.ID, GuildID: ev.GuildID, ChannelID: ev.ChannelID, CreatorID: ev.CreatorID, Name: ev.Name,
+		Description: ev.Description, Image: ev.Image, ScheduledStartTime: ev.ScheduledStartTime, ScheduledEndTime: ev.ScheduledEndTime,
+		PrivacyLevel: ev.PrivacyLevel, Status: ev.Status, EntityType: ev.EntityType, EntityID: ev.EntityID, Exceptions: []struct{}{}}
+	if ev.UserCount != nil {
+		a.UserCount = *ev.UserCount
+	}
+	if ev.CreatorID != nil {
+		a.Creator = s.userLocked(*ev.CreatorID)
+	}
+	return a
 }
 
 // deleteInvite: Delete Invite. MANAGE_CHANNELS on the invite's channel (with
@@ -360,10 +407,9 @@ func (s *Server) deleteInvite(c *call) {
 // then the member's role overwrites together (all denies, then all allows),
 // then the member's own overwrite (deny, then allow). A non-member has none.
 func (gs *guildState) inviteChannelPermissions(userID guildkit.Snowflake, ch *guildkit.Channel) guildkit.Permissions {
-	const all = ^guildkit.Permissions(0)
 	p := gs.permissions(userID)
 	if p.Has(guildkit.PermissionAdministrator) {
-		return all
+		return p
 	}
 	ms, ok := gs.members[userID]
 	if !ok {
@@ -388,7 +434,7 @@ func (gs *guildState) inviteChannelPermissions(userID guildkit.Snowflake, ch *gu
 			p = p&^o.Deny | o.Allow
 		}
 	}
-	return p
+	return p & platformPermissions
 }
 
 // inviterOr answers 403 Missing Permissions unless the caller made the

@@ -68,18 +68,34 @@ func TestTokensCannotBeDerived(t *testing.T) {
 	accessToken := srv.NewAccessToken(member.User.ID)
 	secrets := map[string]string{"bot token": srv.Token(), "member token": memberToken, "access token": accessToken, "webhook token": hook.Token}
 
-	// Shape: 256 bits of crypto/rand, base64url; no user id inside; two
-	// tokens of one user share nothing.
+	// Shape: a bot token is the platform's (the user's id in base64, a
+	// time part, a secret of 256 bits of crypto/rand, base64url); an access
+	// token is the secret alone. The secret holds no user id; two tokens of
+	// one user share no secret.
 	again := srv.NewToken(member.User.ID)
 	for name, tok := range map[string]string{"bot token": srv.Token(), "member token": memberToken, "again": again, "access token": strings.TrimPrefix(accessToken, "access.")} {
-		raw, err := base64.RawURLEncoding.DecodeString(tok)
+		secret := tok
+		if name != "access token" {
+			parts := strings.Split(tok, ".")
+			require.Len(t, parts, 3, name)
+			id, err := base64.RawStdEncoding.DecodeString(parts[0])
+			require.NoError(t, err, name)
+			if name == "bot token" {
+				assert.Equal(t, srv.BotID().String(), string(id), name)
+			} else {
+				assert.Equal(t, member.User.ID.String(), string(id), name)
+			}
+			secret = parts[2]
+		}
+		raw, err := base64.RawURLEncoding.DecodeString(secret)
 		require.NoError(t, err, name)
 		assert.Len(t, raw, 32, "%s: 256 random bits", name)
-		assert.NotContains(t, tok, member.User.ID.String(), name)
-		assert.NotContains(t, tok, srv.BotID().String(), name)
+		assert.NotContains(t, secret, member.User.ID.String(), name)
+		assert.NotContains(t, secret, srv.BotID().String(), name)
 	}
 	assert.NotEqual(t, memberToken, again)
-	assert.NotEqual(t, memberToken[:8], again[:8], "no common prefix")
+	memberSecret, againSecret := memberToken[strings.LastIndex(memberToken, ".")+1:], again[strings.LastIndex(again, ".")+1:]
+	assert.NotEqual(t, memberSecret[:8], againSecret[:8], "no common prefix of the secrets")
 
 	// What an outsider holding only the webhook URL learns: the bot's id.
 	status, body := rawDo(t, "GET", srv.BaseURL()+"/webhooks/"+hook.ID.String()+"/"+hook.Token, "", "", "")

@@ -33,8 +33,8 @@ import (
 type Seed struct {
 	// Bot, when set, gives the bot user a fixed id (and a username), so
 	// that a seed can make it a member with roles of guilds another user
-	// owns, to test permission and hierarchy refusals. Its token stays the
-	// server's. Without it the bot keeps its own id, random, and owns the
+	// owns, to test permission and hierarchy refusals. Its token is the
+	// server's (made again with the new id in it; the old one goes on working). Without it the bot keeps its own id, random, and owns the
 	// guilds that name no owner.
 	Bot    *guildkit.User  `json:"bot,omitempty"`
 	Users  []guildkit.User `json:"users"`
@@ -45,6 +45,22 @@ type Seed struct {
 	// with "access." and be at least 16 characters; unlike the tokens the
 	// server makes, it is as guessable as the seed makes it.
 	AccessTokens []SeedAccessToken `json:"access_tokens,omitempty"`
+	// Application, when set, configures the application the bot is.
+	Application *SeedApplication `json:"application,omitempty"`
+}
+
+// SeedApplication configures the application of a [Seed].
+type SeedApplication struct {
+	// PrivilegedIntents are the privileged intents the application is
+	// approved for, by name: "GUILD_MEMBERS", "GUILD_PRESENCES",
+	// "MESSAGE_CONTENT". Absent (null): all three, the default; [] none.
+	// An IDENTIFY asking for one not listed closes with 4014.
+	PrivilegedIntents []string `json:"privileged_intents"`
+}
+
+// privilegedIntentBits maps the privileged intents' names to their bits.
+var privilegedIntentBits = map[string]uint64{
+	"GUILD_MEMBERS": intentGuildMembers, "GUILD_PRESENCES": intentGuildPresences, "MESSAGE_CONTENT": intentMessageContent,
 }
 
 // SeedAccessToken is an OAuth2 access token of a user of a [Seed].
@@ -168,6 +184,13 @@ func at(data []byte, offset int64) string {
 func (seed *Seed) check() []string {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if a := seed.Application; a != nil {
+		for i, name := range a.PrivilegedIntents {
+			if _, ok := privilegedIntentBits[name]; !ok {
+				bad("application.privileged_intents[%d]: %q is not a privileged intent (GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT)", i, name)
+			}
+		}
+	}
 	users := map[guildkit.Snowflake]bool{}
 	if seed.Bot != nil {
 		if seed.Bot.ID == 0 {
@@ -260,6 +283,13 @@ func (s *Server) ApplySeed(seed *Seed) SeedResult {
 	if seed.Bot != nil {
 		s.setBot(*seed.Bot)
 	}
+	if a := seed.Application; a != nil && a.PrivilegedIntents != nil {
+		var bits uint64
+		for _, name := range a.PrivilegedIntents {
+			bits |= privilegedIntentBits[name]
+		}
+		s.SetPrivilegedIntents(bits)
+	}
 	for _, u := range seed.Users {
 		s.AddUser(u)
 	}
@@ -323,7 +353,9 @@ func (s *Server) setBot(bot guildkit.User) {
 	s.users[bot.ID] = &bot
 	s.bot = bot.ID
 	s.app.id.Store(uint64(bot.ID))
-	s.tokens[s.botToken] = bot.ID
+	s.tokens[s.botToken] = bot.ID // the old token goes on working
+	// A new token whose id part is the bot's new id (disgo reads it).
+	s.botToken = s.newBotTokenLocked(bot.ID)
 	if bot.ID > s.lastID {
 		s.lastID = bot.ID
 	}

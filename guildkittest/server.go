@@ -10,7 +10,8 @@
 //
 // It implements the interface's documented behaviour: authentication (401
 // for an unknown token), permissions computed from roles (the owner and
-// ADMINISTRATOR holders have every permission; everyone else has the union of
+// ADMINISTRATOR holders have every permission the platform defines; everyone
+// else has the union of
 // the @everyone role and their roles), the interface's error body, status
 // codes, state transitions and the gateway events each operation emits.
 // Where the documents are silent it follows the reference platform (API
@@ -48,6 +49,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -116,6 +118,7 @@ type Server struct {
 	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
 	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
 	commands     *commandStore       // registered application commands; made on first use: command_store.go
+	gw           gatewayHub          // the gateway's sessions: gateway.go
 	closeOnce    sync.Once
 }
 
@@ -195,6 +198,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 // token.
 func newServer(opts []Option) *Server {
 	s := &Server{now: time.Now, closing: make(chan struct{})}
+	s.initGateway()
 	s.requests.max = DefaultRequestLogSize
 	s.events.max = DefaultEventLogSize
 	s.timeouts = httpTimeouts{DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultBodyTimeout}
@@ -266,7 +270,13 @@ func (s *Server) handler() http.Handler {
 	root.HandleFunc("GET /attachments/{channel}/{id}/{filename}", s.serveAttachment)
 	root.HandleFunc("GET /invite/{code}", s.serveInviteLink)
 	root.Handle("/", apiRoutes)
-	return root
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isGatewayUpgrade(r) {
+			s.serveGateway(w, r, false)
+			return
+		}
+		root.ServeHTTP(w, r)
+	})
 }
 
 // Close shuts the server down and waits for requests in flight. Live feed
@@ -275,6 +285,7 @@ func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		s.feed.closeAll()
+		s.closeGateway()
 		s.timers.close()
 	})
 	s.srv.Close()
@@ -304,13 +315,26 @@ func (s *Server) Token() string { return s.botToken }
 func (s *Server) BotID() guildkit.Snowflake { return s.bot }
 
 // NewToken makes a bot token that authenticates as userID, presented as
-// "Authorization: Bot <token>". Like every token the server makes, it is 256
-// random bits from crypto/rand, unrelated to the user's id or to any other
-// token, so nothing the server answers lets anyone derive it.
+// "Authorization: Bot <token>". It has the platform's shape, which some
+// libraries read (disgo takes the application's id from it): the user's id
+// in base64, a dot, a time part (the server's clock, base64), a dot, and a
+// secret of 256 random bits from crypto/rand (base64url, 43 characters).
+// Only the secret part is secret: the id is public, and nothing the server
+// answers lets anyone derive the secret.
 func (s *Server) NewToken(userID guildkit.Snowflake) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.newTokenLocked("", userID)
+	return s.newBotTokenLocked(userID)
+}
+
+// newBotTokenLocked makes a bot token of the platform's shape for userID;
+// the caller holds s.mu or owns s alone.
+func (s *Server) newBotTokenLocked(userID guildkit.Snowflake) string {
+	var ts [4]byte
+	binary.BigEndian.PutUint32(ts[:], uint32(s.now().Unix()))
+	prefix := base64.RawStdEncoding.EncodeToString([]byte(userID.String())) + "." +
+		base64.RawURLEncoding.EncodeToString(ts[:]) + "."
+	return s.newTokenLocked(prefix, userID)
 }
 
 // newTokenLocked makes a random token with prefix (which says what kind of
@@ -409,6 +433,7 @@ func (s *Server) emit(name guildkit.EventName, guildID guildkit.Snowflake, data 
 	e := Event{Name: name, GuildID: guildID, Data: data}
 	s.events.push(e, 0)
 	s.feed.publish(FeedItem{Kind: "event", Event: &e})
+	s.dispatchLocked(e)
 }
 
 // newID returns a fresh snowflake from the server's clock; the caller holds
@@ -463,6 +488,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.interactionRoutes,
 		s.userRoutes,
 		s.commandRoutes,
+		s.gatewayRoutes,
 	} {
 		register(reg)
 	}

@@ -152,6 +152,9 @@ func (s *Server) addMemberLocked(gs *guildState, m guildkit.Member) *memberState
 	m.User = &u
 	ms := &memberState{member: m, lastActive: now}
 	gs.members[u.ID] = ms
+	if u.ID == s.bot {
+		s.botJoinedLocked(gs)
+	}
 	return ms
 }
 
@@ -269,10 +272,12 @@ func copyMember(m guildkit.Member) guildkit.Member {
 }
 
 // permissions returns the guild-level permissions of userID: every
-// permission for the owner and for holders of ADMINISTRATOR; otherwise the
-// union of the @everyone role and the member's roles. A non-member has none.
+// permission the platform defines ([platformPermissions]) for the owner and
+// for holders of ADMINISTRATOR; otherwise the union of the @everyone role
+// and the member's roles, limited to the defined bits. A non-member has
+// none.
 func (gs *guildState) permissions(userID guildkit.Snowflake) guildkit.Permissions {
-	const all = ^guildkit.Permissions(0)
+	const all = platformPermissions
 	if userID == gs.guild.OwnerID {
 		return all
 	}
@@ -289,7 +294,7 @@ func (gs *guildState) permissions(userID guildkit.Snowflake) guildkit.Permission
 	if p.Has(guildkit.PermissionAdministrator) {
 		return all
 	}
-	return p
+	return p & platformPermissions
 }
 
 // isAdmin reports whether userID owns the guild or holds ADMINISTRATOR.
@@ -346,8 +351,10 @@ func (c *call) requireAny(gs *guildState, any guildkit.Permissions) bool {
 }
 
 // Permissions returns the guild-level permissions of a user as the server
-// computes them: everything for the owner and ADMINISTRATOR holders, else the
-// union of @everyone and the member's roles; none for a non-member.
+// computes them: every permission the reference platform defines (bits 0 to
+// 46 and 49 to 52, never all 64) for the owner and ADMINISTRATOR holders,
+// else the union of @everyone and the member's roles; none for a
+// non-member.
 func (s *Server) Permissions(guildID, userID guildkit.Snowflake) guildkit.Permissions {
 	s.mu.Lock()
 	defer s.mu.Unlock()

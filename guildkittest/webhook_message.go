@@ -354,6 +354,10 @@ func (s *Server) postWebhookMessage(c *call, e *webhookEntry, b webhookMessageBo
 		m.Thread = created
 	}
 	s.wh().messages[m.ID] = &webhookMessage{msg: m, webhookID: e.hook.ID}
+	// MESSAGE_CREATE is not in the documents' Events sections; the
+	// reference platform sends it for every message, a webhook's included.
+	msgGuild, _ := e.hook.GuildID.Get()
+	s.emit(guildkit.EventMessageCreate, msgGuild, shaped(copyWebhookMessage(m)))
 	if !wait {
 		c.noContent()
 		return
@@ -483,6 +487,8 @@ func (s *Server) deleteWebhookMessage(c *call) {
 		return
 	}
 	delete(s.wh().messages, m.msg.ID)
+	gid, _ := e.hook.GuildID.Get()
+	s.emit(guildkit.EventMessageDelete, gid, guildkit.Message{ID: m.msg.ID, ChannelID: m.msg.ChannelID})
 	c.noContent()
 }
 
@@ -574,6 +580,8 @@ func (s *Server) editWebhookMessage(c *call) {
 	now := s.now().UTC()
 	m.EditedTimestamp = &now
 	wm.msg = m
+	gid, _ := e.hook.GuildID.Get()
+	s.emit(guildkit.EventMessageUpdate, gid, shaped(copyWebhookMessage(m)))
 	c.json(http.StatusOK, copyWebhookMessage(m))
 }
 

@@ -179,8 +179,13 @@ func NewHandler(publicKey string, client *guildkit.Client, opts ...Option) (*Han
 	if err != nil {
 		return nil, err
 	}
+	return newHandler("NewHandler", key, client, opts)
+}
+
+// newHandler makes a Handler with key (nil for the gateway only).
+func newHandler(name string, key ed25519.PublicKey, client *guildkit.Client, opts []Option) (*Handler, error) {
 	if client == nil {
-		return nil, errors.New("interactions: NewHandler: a *guildkit.Client is required for the answers sent over REST")
+		return nil, errors.New("interactions: " + name + ": a *guildkit.Client is required for the answers sent over REST")
 	}
 	h := &Handler{key: key, client: client, deadline: DefaultDeadline, window: DefaultReplayWindow,
 		maxBody: DefaultMaxBody, logger: slog.Default(), clock: realClock{}}
@@ -231,6 +236,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.refuse(w, r, http.StatusBadRequest, "reading the body: "+err.Error())
+		return
+	}
+	if h.key == nil {
+		// A gateway-only Handler (NewGatewayHandler) has no key to verify
+		// a delivery with: none is genuine.
+		h.refuse(w, r, http.StatusUnauthorized, "the Handler has no public key: it serves the gateway only")
 		return
 	}
 	if err := Verify(h.key, r.Header, body, h.clock.Now(), h.window); err != nil {

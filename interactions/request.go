@@ -151,7 +151,12 @@ type exchange struct {
 	mu       sync.Mutex    // held across REST answers, so answers go one at a time
 	st       state
 	deferral guildkit.InteractionResponseType
+	gateway  bool // it came over the gateway: every answer goes by callback
 }
+
+// byCallback reports whether the initial answer goes through the REST
+// callback route rather than the HTTP response.
+func (ex *exchange) byCallback() bool { return ex.gateway || ex.h.mode == AnswerByCallback }
 
 func (ex *exchange) answeredOrDeferred() bool {
 	ex.mu.Lock()
@@ -164,7 +169,7 @@ func (ex *exchange) respond(ctx context.Context, resp *guildkit.InteractionRespo
 	ex.mu.Lock()
 	switch ex.st {
 	case waiting:
-		if ex.h.mode == AnswerByCallback {
+		if ex.byCallback() {
 			defer ex.mu.Unlock()
 			if err := ex.callback(ctx, resp); err != nil {
 				return err
@@ -238,7 +243,7 @@ func (ex *exchange) deadlinePassed() {
 		ex.st = deferred
 		ex.deferral = resp.Type
 	}
-	if ex.h.mode == AnswerByCallback {
+	if ex.byCallback() {
 		defer ex.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), TokenLifetime)
 		defer cancel()

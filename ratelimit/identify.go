@@ -85,6 +85,10 @@ func (systemClock) AfterFunc(d time.Duration, f func()) func() bool {
 type IdentifyOptions struct {
 	// Clock is the limiter's time source; the system clock when nil.
 	Clock Clock
+	// Window is how long one IDENTIFY takes its rate-limit key;
+	// IdentifyWindow when 0. Only tests against a server with a shorter
+	// window (guildkittest can have one) should set it.
+	Window time.Duration
 	// Lease is how long a key stays taken without done;
 	// DefaultIdentifyLease when 0.
 	Lease time.Duration
@@ -97,6 +101,7 @@ type IdentifyOptions struct {
 // shards, one budget.
 type MemoryIdentifyLimiter struct {
 	clock   Clock
+	window  time.Duration
 	lease   time.Duration
 	reserve int
 
@@ -114,14 +119,18 @@ type identifyKey struct {
 	freeAt time.Time       // when the key may be taken again
 	lease  uint64          // the current taker's lease number
 	queue  []chan struct{} // waiters in arrival order; the head is woken
+	stop   func() bool     // stops the pending wake-up of the head, if any
 }
 
 // NewMemoryIdentifyLimiter returns an in-memory limiter.
 func NewMemoryIdentifyLimiter(o IdentifyOptions) *MemoryIdentifyLimiter {
-	m := &MemoryIdentifyLimiter{clock: o.Clock, lease: o.Lease, reserve: o.Reserve,
+	m := &MemoryIdentifyLimiter{clock: o.Clock, window: o.Window, lease: o.Lease, reserve: o.Reserve,
 		tokens: make(map[string]*identifyToken)}
 	if m.clock == nil {
 		m.clock = systemClock{}
+	}
+	if m.window <= 0 {
+		m.window = IdentifyWindow
 	}
 	if m.lease <= 0 {
 		m.lease = DefaultIdentifyLease
@@ -183,6 +192,9 @@ func (m *MemoryIdentifyLimiter) refill(t *identifyToken) {
 func (m *MemoryIdentifyLimiter) Acquire(ctx context.Context, token string, shardID, maxConcurrency int) (func(), error) {
 	if shardID < 0 || maxConcurrency < 1 {
 		return nil, fmt.Errorf("ratelimit: Acquire(shard %d, max_concurrency %d): out of range", shardID, maxConcurrency)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // never take a key for a caller that gave up
 	}
 	keyID := shardID % maxConcurrency
 	wake := make(chan struct{}, 1)
@@ -249,12 +261,18 @@ func (m *MemoryIdentifyLimiter) done(k *identifyKey, lease uint64) {
 		return
 	}
 	k.lease++ // a second done is a no-op
-	k.freeAt = m.clock.Now().Add(IdentifyWindow)
+	k.freeAt = m.clock.Now().Add(m.window)
 	m.wakeAtLocked(k)
 }
 
-// wakeAtLocked wakes the queue's head when the key frees.
+// wakeAtLocked wakes the queue's head when the key frees. A key has at
+// most one wake-up pending: a new one replaces it, so waiting under a long
+// lease leaves no trail of timers.
 func (m *MemoryIdentifyLimiter) wakeAtLocked(k *identifyKey) {
+	if k.stop != nil {
+		k.stop()
+		k.stop = nil
+	}
 	if len(k.queue) == 0 {
 		return
 	}
@@ -266,7 +284,7 @@ func (m *MemoryIdentifyLimiter) wakeAtLocked(k *identifyKey) {
 		}
 	}
 	if d := k.freeAt.Sub(m.clock.Now()); d > 0 {
-		m.clock.AfterFunc(d, wake)
+		k.stop = m.clock.AfterFunc(d, wake)
 	} else {
 		wake()
 	}

@@ -10,6 +10,9 @@
 //
 //	GUILDKIT_BASE_URL         the interface's base URL (an address a client can use,
 //	                          127.0.0.1 when listening on 0.0.0.0)
+//	GUILDKIT_GATEWAY_URL      the gateway's URL, ws://host:port with no path or query, as
+//	                          GET /gateway answers it: bots connect there (any path and query a
+//	                          library builds from it; v 9 or 10, json, zlib-stream or zstd-stream)
 //	GUILDKIT_TOKEN            the bot's token ("Authorization: Bot <token>")
 //	GUILDKIT_BOT_ID           the bot's user id
 //	GUILDKIT_GUILD_ID         the first guild (the seed's first, else the lowest id)
@@ -64,6 +67,22 @@
 //	                     checks an endpoint when it is saved (a signed PING must get PONG, a
 //	                     PING with a bad signature 401) and the verdict is printed; until
 //	                     the endpoint answers, it is checked again every 2 seconds
+//	-heartbeat-interval D
+//	                     HELLO's heartbeat_interval (default 41.25s, the platform's); a
+//	                     connection that sends no heartbeat for 1.5 intervals is closed (4000)
+//	-max-concurrency N   session_start_limit.max_concurrency: IDENTIFYs allowed per 5 s, one per
+//	                     shard_id % N (default 1); more get INVALID_SESSION
+//	-guilds-per-shard N  how many guilds one session may carry before IDENTIFY is closed with
+//	                     4011 (sharding required); GET /gateway/bot recommends shards by it
+//	                     (default 2500; set it low to test a bot's auto-sharding)
+//	-resume-window D     how long a session whose connection ended stays resumable, on the
+//	                     server's clock (default 3m)
+//	-send-limit N        payloads a connection may send per 60 s before it is closed with 4008
+//	                     (default 120, the platform's; set it lower to see which bots rely on
+//	                     the margin)
+//	-session-start-total N
+//	                     session_start_limit.total, the IDENTIFYs of a day (default 1000); those
+//	                     beyond it are counted and shown, never refused
 //	-application-key HEX the application's Ed25519 private key, as its 32-byte seed in hex
 //	                     (default: the state file's, else one made at start and kept in
 //	                     the state file, so the printed public key stays the same)
@@ -130,6 +149,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	interactionsURL := fs.String("interactions-url", "", "deliver interactions to the bot's endpoint at `URL`")
 	applicationKey := fs.String("application-key", "", "the application's Ed25519 private key, its 32-byte seed in `HEX`")
 	defaultRouteLimit := fs.String("default-route-limit", "1000/1s", "limit every route not named by -route-limit to `N/PERIOD` per major parameter; \"off\" for none")
+	gw := guildkittest.DefaultGatewaySettings
+	fs.DurationVar(&gw.HeartbeatInterval, "heartbeat-interval", gw.HeartbeatInterval, "HELLO's heartbeat_interval `D`")
+	fs.IntVar(&gw.MaxConcurrency, "max-concurrency", gw.MaxConcurrency, "IDENTIFYs allowed per 5 s (session_start_limit.max_concurrency), `N`")
+	fs.IntVar(&gw.GuildsPerShard, "guilds-per-shard", gw.GuildsPerShard, "guilds one session may carry before IDENTIFY is closed with 4011, `N`")
+	fs.DurationVar(&gw.ResumeWindow, "resume-window", gw.ResumeWindow, "how long a disconnected session stays resumable, `D`")
+	fs.IntVar(&gw.SendLimit, "send-limit", gw.SendLimit, "payloads a connection may send per 60 s before 4008, `N`")
+	fs.IntVar(&gw.SessionStartTotal, "session-start-total", gw.SessionStartTotal, "IDENTIFYs of a day (session_start_limit.total), `N`")
 	var routeLimits []guildkittest.Option
 	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
 		o, err := parseRouteLimit(v)
@@ -158,7 +184,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 
-	opts := routeLimits
+	if problem := checkGatewaySettings(gw); problem != "" {
+		return fmt.Errorf("%w: %s", errUsage, problem)
+	}
+	opts := append(routeLimits, guildkittest.WithGateway(gw))
 	switch {
 	case *globalLimit < 0:
 		return fmt.Errorf("%w: -global-limit: %d is negative", errUsage, *globalLimit)
@@ -268,7 +297,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		go checkEndpoint(ctx, srv, out, checked)
 	} else {
 		close(checked)
-		fmt.Fprintf(out, "# no -interactions-url: clicks and commands have nowhere to go until one is set (POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
+		fmt.Fprintf(out, "# no -interactions-url: clicks and commands reach the bot's gateway sessions as INTERACTION_CREATE (for HTTP delivery: POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
 	}
 
 	<-ctx.Done()
@@ -325,6 +354,7 @@ func demo(srv *guildkittest.Server) {
 // comment): first is the guild to name, or 0 for the lowest id.
 func printStartup(out io.Writer, srv *guildkittest.Server, first guildkit.Snowflake) {
 	fmt.Fprintf(out, "GUILDKIT_BASE_URL=%s\n", srv.BaseURL())
+	fmt.Fprintf(out, "GUILDKIT_GATEWAY_URL=%s\n", srv.GatewayURL())
 	fmt.Fprintf(out, "GUILDKIT_TOKEN=%s\n", srv.Token())
 	fmt.Fprintf(out, "GUILDKIT_BOT_ID=%s\n", srv.BotID())
 	application := srv.Application()
@@ -365,6 +395,32 @@ func printStartup(out io.Writer, srv *guildkittest.Server, first guildkit.Snowfl
 		fmt.Fprintf(out, "GUILDKIT_APP_WEBHOOK_URL=%s/webhooks/%s/%s\n", srv.BaseURL(), app.ID, app.Token)
 	}
 	fmt.Fprintf(out, "# access tokens for Add Guild Member: POST %s%sapi/access-tokens {\"user_id\": \"...\"}\n", srv.URL, guildkittest.ControlPrefix)
+}
+
+// checkGatewaySettings says what is wrong with the gateway flags; "" when
+// nothing is.
+func checkGatewaySettings(g guildkittest.GatewaySettings) string {
+	var problems []string
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"-heartbeat-interval", g.HeartbeatInterval}, {"-resume-window", g.ResumeWindow}} {
+		if d.v <= 0 {
+			problems = append(problems, fmt.Sprintf("%s: %s is not a positive duration", d.flag, d.v))
+		}
+	}
+	for _, n := range []struct {
+		flag string
+		v    int
+	}{{"-max-concurrency", g.MaxConcurrency}, {"-guilds-per-shard", g.GuildsPerShard}, {"-send-limit", g.SendLimit}, {"-session-start-total", g.SessionStartTotal}} {
+		if n.v < 1 {
+			problems = append(problems, fmt.Sprintf("%s: %d is less than 1", n.flag, n.v))
+		}
+	}
+	if g.HeartbeatInterval > 0 && g.HeartbeatInterval < time.Millisecond {
+		problems = append(problems, fmt.Sprintf("-heartbeat-interval: %s is shorter than the 1 ms HELLO can say", g.HeartbeatInterval))
+	}
+	return strings.Join(problems, "; ")
 }
 
 // parseDefaultRouteLimit reads "1000/1s".

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -290,7 +292,9 @@ func TestBadFlags(t *testing.T) {
 		{"-global-window", "daily"}, {"-route-limit", "GET /x"}, {"-route-limit", "GET /x=0/1s"}, {"-route-limit", "GET /x=1/soon"}, {"-latency", "-1s"}, {"-request-log", "-1"},
 		{"-application-key", "zz"}, {"-application-key", "abcd"}, {"-interactions-url", "ftp://example.com"},
 		{"-addr", "127.0.0.1:8099", "-interactions-url", "http://127.0.0.1:8099/interactions"},
-		{"-interactions-url", "http://user:secret@127.0.0.1:8098/interactions"}} {
+		{"-interactions-url", "http://user:secret@127.0.0.1:8098/interactions"},
+		{"-heartbeat-interval", "0s"}, {"-heartbeat-interval", "soon"}, {"-resume-window", "-1m"}, {"-max-concurrency", "0"},
+		{"-guilds-per-shard", "-1"}, {"-send-limit", "0"}, {"-session-start-total", "x"}} {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out, err := cmd.CombinedOutput()
@@ -488,4 +492,73 @@ func gjson(t *testing.T, state []byte, username string) string {
 	}
 	t.Fatalf("no user %s in the state", username)
 	return ""
+}
+
+// TestGatewayFlags: the emulator prints GUILDKIT_GATEWAY_URL, where a bot
+// connects and finds the gateway's settings as the flags set them: HELLO's
+// heartbeat_interval, GET /gateway/bot's max_concurrency and shard count
+// (one guild per shard), and the control API's settings.
+func TestGatewayFlags(t *testing.T) {
+	e := start(t, "-heartbeat-interval", "2.5s", "-max-concurrency", "4", "-guilds-per-shard", "1", "-resume-window", "30s",
+		"-send-limit", "60", "-session-start-total", "50")
+	defer e.stop(t)
+	gwURL := e.vars["GUILDKIT_GATEWAY_URL"]
+	require.True(t, strings.HasPrefix(gwURL, "ws://127.0.0.1:"), "printed: %q", gwURL)
+	assert.Equal(t, strings.TrimPrefix(e.vars["GUILDKIT_BASE_URL"], "http://"), strings.TrimPrefix(gwURL, "ws://")+"/api/v10", "the same address")
+
+	status, body := getJSON(t, e.vars["GUILDKIT_BASE_URL"]+"/gateway", nil)
+	require.Equal(t, http.StatusOK, status)
+	var gw struct {
+		URL string `json:"url"`
+	}
+	require.NoError(t, json.Unmarshal(body, &gw))
+	assert.Equal(t, gwURL, gw.URL, "GET /gateway answers the printed URL")
+
+	// The demo's guild and a second one: two shards of one guild each.
+	resp, err := http.Post(e.control+"seed", "application/json", strings.NewReader(`{"guilds": [{"name": "second"}]}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	status, body = getJSON(t, e.vars["GUILDKIT_BASE_URL"]+"/gateway/bot", map[string]string{"Authorization": "Bot " + e.vars["GUILDKIT_TOKEN"]})
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	var bot struct {
+		Shards int `json:"shards"`
+		Limit  struct {
+			Total          int `json:"total"`
+			MaxConcurrency int `json:"max_concurrency"`
+		} `json:"session_start_limit"`
+	}
+	require.NoError(t, json.Unmarshal(body, &bot))
+	assert.Equal(t, 4, bot.Limit.MaxConcurrency)
+	assert.Equal(t, 50, bot.Limit.Total)
+	assert.Equal(t, 2, bot.Shards, "one guild per shard")
+
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, gwURL+"/?v=10&encoding=json", nil)
+	require.NoError(t, err)
+	defer ws.CloseNow()
+	_, hello, err := ws.Read(ctx)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"op": 10, "d": {"heartbeat_interval": 2500}, "s": null, "t": null}`, string(hello))
+
+	status, body = getJSON(t, e.control+"gateway", nil)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	var view struct {
+		URL      string `json:"url"`
+		Settings struct {
+			HeartbeatIntervalMS int    `json:"heartbeat_interval_ms"`
+			MaxConcurrency      int    `json:"max_concurrency"`
+			GuildsPerShard      int    `json:"guilds_per_shard"`
+			ResumeWindow        string `json:"resume_window"`
+			SendLimit           int    `json:"send_limit"`
+		} `json:"settings"`
+	}
+	require.NoError(t, json.Unmarshal(body, &view))
+	assert.Equal(t, gwURL, view.URL)
+	assert.Equal(t, 2500, view.Settings.HeartbeatIntervalMS)
+	assert.Equal(t, 4, view.Settings.MaxConcurrency)
+	assert.Equal(t, 1, view.Settings.GuildsPerShard)
+	assert.Equal(t, "30s", view.Settings.ResumeWindow)
+	assert.Equal(t, 60, view.Settings.SendLimit)
 }

@@ -27,6 +27,12 @@
 // At start it registers /roles (declared once, beside its handler) with
 // the platform, globally or in GUILDKIT_GUILD_ID's guild, writing only
 // when the declaration changed.
+//
+// With GUILDKIT_TOKEN but no GUILDKIT_PUBLIC_KEY (an application without an
+// interactions endpoint URL), it receives its interactions over the
+// gateway instead, with the same functions, until interrupted:
+//
+//	GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... go run ./examples/role-picker
 package main
 
 import (
@@ -55,9 +61,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
-	if os.Getenv("GUILDKIT_PUBLIC_KEY") != "" {
+	switch {
+	case os.Getenv("GUILDKIT_PUBLIC_KEY") != "":
 		err = serve(ctx, os.Stdout, os.Getenv)
-	} else {
+	case os.Getenv("GUILDKIT_TOKEN") != "":
+		err = serveGateway(ctx, os.Stdout, os.Getenv)
+	default:
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		err = demo(ctx, os.Stdout)

@@ -29,7 +29,7 @@ function renderVerdict(app) {
   const c = app.endpoint_check;
   if (!app.interactions_url) {
     box.className = "verdict";
-    box.textContent = "No interactions endpoint: clicks and commands have nowhere to go. Give the bot's URL above (or start the emulator with -interactions-url).";
+    box.textContent = "No interactions endpoint URL: clicks and commands go to the bot's gateway sessions as INTERACTION_CREATE, as on the platform. To receive them over HTTP instead, give the bot's URL above (or start the emulator with -interactions-url).";
   } else if (!c) {
     box.className = "verdict";
     box.textContent = "Endpoint " + app.interactions_url + ": not checked yet.";
@@ -154,7 +154,7 @@ function showOutcome(o) {
 
 function deliveryText(d) {
   return d.type_name + " " + (d.custom_id || "") + " → " + (d.failure ? "failed" : (d.answer_name || "?")) +
-    (d.callback ? " (callback)" : "") + " · " + d.status + " · " + d.duration_ms + " ms";
+    (d.callback ? " (callback)" : "") + " · " + (d.via === "gateway" ? "gateway" : d.status) + " · " + d.duration_ms + " ms";
 }
 
 function addDelivery(d) {

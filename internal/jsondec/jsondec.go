@@ -128,8 +128,17 @@ type codec struct {
 
 type field struct {
 	name  []byte
-	index int
+	via   []int // the embedded structs the field is promoted from, outermost first
+	index int   // in the struct that declares it
 	codec *codec
+}
+
+// of returns the field in v, a value of the struct type that lists f.
+func (f *field) of(v reflect.Value) reflect.Value {
+	for _, i := range f.via {
+		v = v.Field(i)
+	}
+	return v.Field(f.index)
 }
 
 var (
@@ -253,14 +262,103 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 
 // structFields fills c.fields for struct type t, or reports false for a
 // struct this package leaves to encoding/json.
+//
+// The members of an embedded struct are promoted as encoding/json promotes
+// them: a field named at a shallower depth hides those deeper, and of two
+// at the same depth the one tagged wins, or neither when both or none are
+// (the name is then ignored). Embedded pointers, unexported embedded types
+// and embedded types that are not plain structs are left to encoding/json.
 func structFields(t reflect.Type, c *codec, made map[reflect.Type]*codec) bool {
-	for _, f := range jsonscan.Fields(t) {
-		if f.Embedded || strings.Contains(f.Options, "string") {
-			return false
+	var all []promoted
+	if !collectFields(t, nil, 0, &all) {
+		return false
+	}
+	byName := map[string][]int{} // name → indexes into all
+	for i, p := range all {
+		byName[p.f.Name] = append(byName[p.f.Name], i)
+	}
+	for i, p := range all {
+		if !dominant(all, byName[p.f.Name], i) {
+			continue
 		}
-		c.fields = append(c.fields, field{name: []byte(f.Name), index: f.Index, codec: buildCodec(f.Type, made)})
+		c.fields = append(c.fields, field{name: []byte(p.f.Name), via: p.via, index: p.f.Index, codec: buildCodec(p.f.Type, made)})
 	}
 	return true
+}
+
+// promoted is one field of a struct's JSON form, maybe promoted from an
+// embedded struct.
+type promoted struct {
+	f      jsonscan.Field
+	via    []int
+	depth  int
+	tagged bool // the JSON name comes from a tag
+}
+
+// collectFields appends the fields of struct type t, reached through the
+// embedded fields via at depth, to all, in the order encoding/json lists
+// them (by index sequence); it reports false for a struct left to
+// encoding/json.
+func collectFields(t reflect.Type, via []int, depth int, all *[]promoted) bool {
+	if depth > 8 {
+		return false
+	}
+	for _, f := range jsonscan.Fields(t) {
+		if strings.Contains(f.Options, "string") {
+			return false
+		}
+		sf := t.Field(f.Index)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if f.Embedded && name == "" {
+			ft := sf.Type
+			if ft.Kind() != reflect.Struct || !sf.IsExported() || !plainStruct(ft) {
+				return false
+			}
+			if !collectFields(ft, append(via[:len(via):len(via)], f.Index), depth+1, all) {
+				return false
+			}
+			continue
+		}
+		if f.Embedded && !sf.IsExported() {
+			return false
+		}
+		*all = append(*all, promoted{f: f, via: via, depth: depth, tagged: name != ""})
+	}
+	return true
+}
+
+// plainStruct reports whether t, an embedded struct type, is decoded as a
+// plain struct: none of the kinds this package or encoding/json treat
+// apart.
+func plainStruct(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return !decimals[t] && !optstate.Is(t) && keepings[t] == nil &&
+		!pt.Implements(typeUnmarshaler) && !pt.Implements(typeTextUnmarshaler)
+}
+
+// dominant reports whether all[i] is the field its name decodes into, of
+// the fields named alike (same, indexes into all): the shallowest, tagged
+// before untagged; none when the first two tie.
+func dominant(all []promoted, same []int, i int) bool {
+	best, second := -1, -1
+	less := func(a, b int) bool {
+		if all[a].depth != all[b].depth {
+			return all[a].depth < all[b].depth
+		}
+		return all[a].tagged && !all[b].tagged
+	}
+	for _, j := range same {
+		switch {
+		case best < 0 || less(j, best):
+			best, second = j, best
+		case second < 0 || less(j, second):
+			second = j
+		}
+	}
+	if second >= 0 && all[best].depth == all[second].depth && all[best].tagged == all[second].tagged {
+		return false
+	}
+	return best == i
 }
 
 // decoder decodes one input, b.
@@ -533,7 +631,7 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 			if f == nil {
 				return d.skip(at)
 			}
-			return d.value(at, v.Field(f.index), f.codec)
+			return d.value(at, f.of(v), f.codec)
 		})
 	default:
 		end, err := d.skip(i)
@@ -589,7 +687,7 @@ func (d *decoder) keeping(i int, v reflect.Value, c *codec) (int, error) {
 		if f := c.field(key); f == nil {
 			end, err = d.skip(at)
 		} else {
-			end, err = d.value(at, v.Field(f.index), f.codec)
+			end, err = d.value(at, f.of(v), f.codec)
 		}
 		if err == nil && c.keep.Keeps(key, d.b[at:end]) {
 			kb.Add(d.b[start:end])

@@ -16,6 +16,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if orders := os.Getenv(gatewayChildEnv); orders != "" {
+		// A child process of the gateway tests: see runGatewayChild.
+		os.Exit(runGatewayChild(orders))
+	}
+	if orders := os.Getenv(identifyChildEnv); orders != "" {
+		// A child process of the identify tests: see runIdentifyChild.
+		os.Exit(runIdentifyChild(orders))
+	}
 	if orders := os.Getenv(childEnv); orders != "" {
 		// A child process of the multi-process tests: see runChild.
 		os.Exit(runChild(orders))

@@ -1,76 +1,9 @@
-// Package redisstore is a [ratelimit.Store] in Redis, so that every process
-// sending with one token keeps the token's limits together: route buckets,
-// the global limit (a sliding window: at most N requests in any window),
-// the global pause after a global 429, and the count of invalid requests.
-//
-//	rdb := redis.NewClient(&redis.Options{
-//		Addr: "localhost:6379",
-//		// Notice an outage within a round trip: one dial of at most 200ms,
-//		// no dial or command retries (the store tries again by itself).
-//		DialTimeout: 200 * time.Millisecond, DialerRetries: 1, MaxRetries: -1,
-//		ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
-//	})
-//	c, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(base),
-//		guildkit.WithRateLimitStore(redisstore.New(rdb, redisstore.Options{})))
-//
-// Each Store operation is one Lua script run with EVALSHA (the script is
-// sent once; Redis keeps it), so it is one atomic step in Redis and no lock
-// is held across a round trip. Time is Redis's TIME, never a client's clock,
-// so processes whose clocks disagree still agree on windows. All keys of a
-// token start with "{gk:<hash of the token>}": they share one hash slot,
-// every key a script touches is declared to Redis (none is made up inside a
-// script), so the store works on a single node, with Sentinel, and on a
-// Cluster (its tests run against a three-master one), and no key holds a
-// token. Every key has a TTL: a bucket lives its idle TTL past its window's
-// end, the global window its length.
-//
-// # When Redis is unavailable
-//
-// Redis is unavailable when it cannot be reached, or when it answers but
-// refuses for its own state: out of memory under noeviction (OOM), a
-// replica after a failover (READONLY), loading its data (LOADING), a
-// replica cut from its master (MASTERDOWN), a Cluster down or moving a slot
-// (CLUSTERDOWN, TRYAGAIN), or busy with a long script (BUSY). Only errors of
-// the store itself (a script or its arguments) are returned as errors.
-//
-// While Redis is unavailable, the store keeps the limits locally, in a
-// [ratelimit.MemoryStore], with a share ([Options.FallbackShare], a quarter
-// by default) of the global rate and of every bucket's limit per window
-// (at least one request), so that four processes cut off at once still keep
-// the token's limits, and tries Redis again every [Options.RetryInterval].
-// The client says so once through its rate-limit observer and its logger,
-// with the error (an [ErrUnavailable] that names the cause, such as the
-// refused connection go-redis retried), and again when Redis serves it
-// again. It never fails open at the full rate, and never fails every call.
-//
-// What an outage costs: first, the time to notice it, which is the time a
-// call to Redis takes to fail. With the client above, a refused connection
-// fails at once and a silent one within the dial or read timeout; with
-// go-redis's defaults (five dials 100ms apart, three command retries,
-// seconds of timeouts) every call waits the store's [Options.Timeout] (1s)
-// before it falls back. Then, because neither side knows what the other
-// admitted, the first global window (about a second) after each change
-// admits no new request, on the way down and on the way back. So an outage
-// costs about a second without requests at its start, plus the time to
-// notice it, and up to a second when Redis is back. In the module's outage
-// test (four processes that together ask more than the global limit, so
-// that requests go out in bursts a second apart even while Redis serves),
-// the longest time without a request was 2.0s after Redis went with the
-// client above and 2.9s with go-redis's defaults, against 1.0s while Redis
-// served, and 1.0s after Redis came back. A bucket the fallback sent in
-// stays held to its share until the window it sent in ends, though Redis
-// is back: Redis has not seen those sends (the store remembers up to 4096
-// such buckets). Invalid requests counted during the outage are added to
-// Redis's count when it is back.
 package redisstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -100,34 +33,6 @@ type Options struct {
 	// RetryInterval is how often Redis is tried again while it is
 	// unavailable; 1s when 0.
 	RetryInterval time.Duration
-}
-
-// ErrUnavailable is what the error a fallback reports (see
-// [ratelimit.Reservation].FallbackErr and [Store.Down]) wraps: Redis could
-// not be reached or refused for its own state. The error also wraps what
-// go-redis returned and, when that does not say it, the last failed
-// connection attempt.
-var ErrUnavailable = errors.New("redisstore: redis unavailable")
-
-// unavailableError is an ErrUnavailable with its causes.
-type unavailableError struct {
-	err   error // what the call returned
-	cause error // the last failed connection attempt during the call, or nil
-}
-
-func (e *unavailableError) Error() string {
-	msg := ErrUnavailable.Error() + ": " + e.err.Error()
-	if e.cause != nil {
-		msg += " (last connection attempt: " + e.cause.Error() + ")"
-	}
-	return msg
-}
-
-func (e *unavailableError) Unwrap() []error {
-	if e.cause != nil {
-		return []error{ErrUnavailable, e.err, e.cause}
-	}
-	return []error{ErrUnavailable, e.err}
 }
 
 // Store is the Redis [ratelimit.Store]. Make one with [New]; it is safe for
@@ -210,27 +115,6 @@ func New(rdb redis.UniversalClient, o Options) *Store {
 	return s
 }
 
-// dialHook notes the store's client's failed connection attempts.
-type dialHook struct{ s *Store }
-
-func (h dialHook) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := next(ctx, network, addr)
-		if err != nil {
-			h.s.mu.Lock()
-			h.s.dialErr, h.s.dialAt = err, time.Now()
-			h.s.mu.Unlock()
-		}
-		return c, err
-	}
-}
-
-func (dialHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
-
-func (dialHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return next
-}
-
 func prefix(token string) string { return "{gk:" + token + "}" }
 
 func routeName(r *ratelimit.Reservation) string {
@@ -273,156 +157,6 @@ func (s *Store) learnID(key, id string) {
 	}
 }
 
-// useRedis reports whether to try Redis now: it serves, or it is time to
-// try it again.
-func (s *Store) useRedis() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.down == nil {
-		return true
-	}
-	now := time.Now()
-	if now.Before(s.nextProbe) {
-		return false
-	}
-	s.nextProbe = now.Add(s.o.RetryInterval) // one probe per interval
-	return true
-}
-
-// stateReplies are the first words of the replies with which Redis refuses
-// a call for its own state, not for the call: out of memory, a replica, a
-// replica cut off, loading, a Cluster down or moving a slot, busy with a
-// script, unable to persist, too many clients.
-var stateReplies = []string{
-	"OOM", "READONLY", "LOADING", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN",
-	"BUSY", "NOREPLICAS", "MISCONF", "MOVED", "ASK",
-}
-
-// storeError is an error of the store itself, found in a reply Redis gave.
-type storeError struct{ msg string }
-
-func (e *storeError) Error() string { return "redisstore: " + e.msg }
-
-// unavailable reports whether err means that Redis did not serve the call:
-// it could not be reached, or it refused for its own state. A script or
-// argument error, and the caller giving up, are not. ctx is the caller's
-// context, not the one bounded by the store's timeout: a call that ran out
-// of the store's timeout found Redis silent, and that is unavailable.
-func unavailable(ctx context.Context, err error) bool {
-	var se *storeError
-	if err == nil || ctx.Err() != nil || errors.As(err, &se) {
-		return false
-	}
-	var re redis.Error
-	if !errors.As(err, &re) || errors.Is(err, redis.ErrClosed) {
-		return true // not a reply: Redis was not reached
-	}
-	msg := re.Error()
-	if strings.HasPrefix(msg, "ERR max number of clients") {
-		return true
-	}
-	for _, code := range stateReplies {
-		// Older servers wrap a refusal met inside a script in a script
-		// error: "ERR Error running script ...: -OOM command not allowed".
-		if strings.HasPrefix(msg, code+" ") || strings.Contains(msg, "-"+code+" ") {
-			return true
-		}
-	}
-	return false
-}
-
-// result records how a Redis call begun at start went; it reports whether
-// Redis was unavailable (as opposed to an error of the call, or the caller
-// giving up). A success marks Redis back.
-func (s *Store) result(ctx context.Context, err error, start time.Time) (fallback bool) {
-	if err == nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.down != nil {
-			s.down, s.upSince = nil, time.Now()
-		}
-		return false
-	}
-	return s.failed(ctx, err, start)
-}
-
-// failed is result for a call that failed, or whose success says nothing
-// of whether Redis serves writes.
-func (s *Store) failed(ctx context.Context, err error, start time.Time) (fallback bool) {
-	if !unavailable(ctx, err) {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.down == nil && start.Before(s.upSince) {
-		// A call begun before Redis was found back failed late: it says
-		// nothing of Redis now. This call falls back; the store stays up.
-		return true
-	}
-	now := time.Now()
-	if s.down == nil {
-		s.outages++
-		s.nextProbe = now.Add(s.o.RetryInterval)
-		s.downSince = now
-	}
-	ue := &unavailableError{err: err}
-	var re redis.Error
-	if s.dialErr != nil && !s.dialAt.Before(start) && !errors.As(err, &re) && s.dialErr.Error() != err.Error() {
-		ue.cause = s.dialErr
-	}
-	s.down = ue
-	return true
-}
-
-// handover returns how long a send must wait when it changes between Redis
-// and the fallback, or 0. Neither knows the sends the other admitted in the
-// last window: on the way down, Redis may have admitted the whole global
-// limit; on the way back, Redis (perhaps restarted empty) has not seen the
-// fallback's sends. So the first window after each change admits nothing
-// new, and the token's limit holds across the change.
-func (s *Store) handover(g ratelimit.GlobalLimit, local bool) time.Duration {
-	if g.Limit <= 0 {
-		return 0
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := time.Now()
-	var until time.Time
-	if local {
-		until = s.downSince.Add(g.Window)
-	} else if !s.lastLocal.IsZero() {
-		until = s.lastLocal.Add(g.Window)
-		if !now.Before(until) {
-			s.lastLocal = time.Time{}
-		}
-	}
-	if now.Before(until) {
-		return until.Sub(now)
-	}
-	return 0
-}
-
-// epoch is the reservation epoch (see ratelimit.Reservation.Epoch) of an
-// answer from Redis or, with fallback, from the fallback: 2k-1 during the
-// k-th outage, 2k after it.
-func (s *Store) epoch(fallback bool) uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if fallback {
-		return max(s.outages, 1)*2 - 1
-	}
-	return s.outages * 2
-}
-
-// Down returns why Redis was unavailable at the last try (an error wrapping
-// [ErrUnavailable]), or nil while it serves.
-func (s *Store) Down() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.down
-}
-
-// localTicket is a ticket of the fallback: the MemoryStore's own, in the
 // Ticket's Local. On the way back a bucket held to its share takes a slot
 // in Redis too: the Ticket's other fields are then Redis's (withRedis).
 type localTicket struct {
@@ -811,6 +545,11 @@ func (s *Store) InvalidRequests(ctx context.Context, token string) (int, error) 
 // node rdb reaches (on a Cluster, on each master). It is for tests and
 // inspection, not for a busy production instance.
 func (s *Store) Keys(ctx context.Context) ([]ratelimit.Key, error) {
+	return scanKeys(ctx, s.rdb)
+}
+
+// scanKeys lists the keys "{gk:...}" of rdb with their TTLs.
+func scanKeys(ctx context.Context, rdb redis.UniversalClient) ([]ratelimit.Key, error) {
 	var out []ratelimit.Key
 	var mu sync.Mutex
 	scan := func(ctx context.Context, c redis.Cmdable) error {
@@ -830,9 +569,9 @@ func (s *Store) Keys(ctx context.Context) ([]ratelimit.Key, error) {
 		}
 		return it.Err()
 	}
-	if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+	if cc, ok := rdb.(*redis.ClusterClient); ok {
 		err := cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return scan(ctx, c) })
 		return out, err
 	}
-	return out, scan(ctx, s.rdb)
+	return out, scan(ctx, rdb)
 }

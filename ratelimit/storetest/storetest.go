@@ -14,6 +14,9 @@
 //
 // Stores from one call of newStore are used by one subtest; the subtests run
 // in parallel, each with its own token.
+//
+// [RunIdentify] is the same for a [ratelimit.IdentifyLimiter], the gateway's
+// identify spacing and daily budget.
 package storetest
 
 import (

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
+	"github.com/seed012df1e9/guildkit/interactions"
+)
+
+// serveGateway receives the bot's interactions over the gateway until ctx
+// ends: the same functions as the endpoint, answered through the callback
+// route. It needs no public key, and no intent: INTERACTION_CREATE always
+// arrives.
+func serveGateway(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	token := getenv("GUILDKIT_TOKEN")
+	client, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(getenv("GUILDKIT_BASE_URL")))
+	if err != nil {
+		return err
+	}
+	b := &bot{client: client}
+	h, err := interactions.NewGatewayHandler(client)
+	if err != nil {
+		return err
+	}
+	b.register(h)
+	appID, _ := guildkit.ParseSnowflake(getenv("GUILDKIT_APPLICATION_ID")) // 0 when unset: nothing is registered
+	if err := syncCommands(ctx, out, h, appID, getenv); err != nil {
+		return err
+	}
+	shard, err := gateway.NewShard(token, gateway.WithClient(client), gateway.WithIntents(0))
+	if err != nil {
+		return err
+	}
+	gateway.OnInteraction(shard, h.ServeInteraction) // instead of http.Handle("/interactions", h)
+	if err := shard.Open(ctx); err != nil {
+		return fmt.Errorf("connecting to the gateway: %w", err)
+	}
+	fmt.Fprintln(out, "connected to the gateway: answering interactions")
+	select {
+	case <-ctx.Done():
+	case <-shard.Done():
+		return shard.Err()
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := shard.End(shutdown); err != nil {
+		return err
+	}
+	return h.Wait(shutdown) // let functions still answering finish
+}

@@ -1,0 +1,47 @@
+package gateway
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Clock is the time source of a shard: its heartbeats, backoff and
+// timeouts run on it. [guildkittest.Server] is one, so tests move time
+// with its AdvanceClock instead of sleeping.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f once d has passed, unless stop is called first.
+	// f must not block: the shard's functions only post to a channel.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+func (systemClock) AfterFunc(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, f).Stop
+}
+
+// Backoff defaults: the wait before reconnect attempt n is a random
+// duration in [0, min(Max, Min×2^(n-1))) (exponential backoff with full
+// jitter); READY or RESUMED resets n.
+const (
+	DefaultBackoffMin = time.Second
+	DefaultBackoffMax = 2 * time.Minute
+)
+
+// backoff computes the wait before attempt n (1 for the first) with full
+// jitter: a uniform draw below the capped exponential.
+func backoff(n int, lo, hi time.Duration, random func() float64) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	ceil := lo
+	for i := 1; i < n && ceil < hi; i++ {
+		ceil *= 2
+	}
+	ceil = min(ceil, hi)
+	return time.Duration(random() * float64(ceil))
+}
+
+func defaultRandom() float64 { return rand.Float64() }

@@ -1,0 +1,136 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// conn is one WebSocket connection: the owner writes to it; its reader
+// goroutine reads, inflates and decodes, and hands each message over in. in
+// is unbuffered: when the owner stops taking (the handlers' queue is full),
+// the reader stops reading and the platform buffers.
+type conn struct {
+	ws     *websocket.Conn
+	gen    uint64
+	in     chan inbound
+	ctx    context.Context // the reader's; cancel closes the connection at once
+	cancel context.CancelFunc
+}
+
+// inbound is one message read, decoded as far as the owner needs, or the
+// error that ended the connection.
+type inbound struct {
+	f         frame
+	ev        Event         // the decoded event of a dispatch
+	decodeErr error         // a dispatch whose d does not decode: skipped
+	interval  time.Duration // HELLO's heartbeat_interval
+	resumable bool          // op 9's d
+	skip      error         // a message that is not a payload: skipped
+	err       error         // the connection ended
+	badStream bool          // err is the zlib stream's
+}
+
+func newConn(s *Shard, ws *websocket.Conn, gen uint64) *conn {
+	c := &conn{ws: ws, gen: gen, in: make(chan inbound)}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	var z *zlibStream
+	if s.cfg.compression == CompressionZlibStream {
+		z = newZlibStream(int(s.cfg.readLimit))
+	}
+	s.helpers.Add(1)
+	go func() {
+		defer s.helpers.Done()
+		c.read(z)
+	}()
+	return c
+}
+
+// read is the reader goroutine.
+func (c *conn) read(z *zlibStream) {
+	defer c.cancel()
+	var mr messageReader
+	for {
+		typ, data, err := mr.read(c.ctx, c.ws)
+		if err != nil {
+			c.post(inbound{err: err})
+			return
+		}
+		msg := data
+		if z != nil && typ == websocket.MessageBinary {
+			out, err := z.write(data)
+			if err != nil {
+				c.post(inbound{err: err, badStream: true})
+				return
+			}
+			if out == nil {
+				continue
+			}
+			msg = out
+		}
+		// msg is the reader's or the inflater's buffer, reused for the
+		// next message: readMessage decodes all it needs here, and the
+		// event refers to none of it; the frame's d, which does, stays
+		// behind.
+		m := readMessage(msg)
+		m.f.D = nil
+		if !c.post(m) {
+			return
+		}
+	}
+}
+
+// readMessage decodes one gateway message.
+func readMessage(msg []byte) inbound {
+	f, err := decodeFrame(msg)
+	if err != nil {
+		return inbound{skip: err}
+	}
+	m := inbound{f: f}
+	switch f.Op {
+	case OpDispatch:
+		m.ev, m.decodeErr = decodeEvent(f.T, f.D)
+		if m.decodeErr == nil && m.ev == nil {
+			m.decodeErr = errors.New("no event")
+		}
+	case OpHello:
+		var h helloData
+		if err := json.Unmarshal(f.D, &h); err != nil || h.HeartbeatInterval <= 0 {
+			m.interval = 0
+		} else {
+			m.interval = time.Duration(h.HeartbeatInterval) * time.Millisecond
+		}
+	case OpInvalidSession:
+		m.resumable = bytes.Equal(bytes.TrimSpace(f.D), []byte("true"))
+	}
+	return m
+}
+
+func (c *conn) post(m inbound) bool {
+	select {
+	case c.in <- m:
+		return true
+	case <-c.ctx.Done():
+		return false
+	}
+}
+
+// writeTimeout bounds one write: a peer that takes nothing for this long
+// is gone.
+const writeTimeout = 10 * time.Second
+
+func (c *conn) write(b []byte) error {
+	ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+	defer cancel()
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+var urlQuery = regexp.MustCompile(`\?[^\s"]*`)
+
+// redactURL drops URL queries from an error's text.
+func redactURL(s string) string { return urlQuery.ReplaceAllString(s, "") }

@@ -1,0 +1,510 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/ratelimit"
+)
+
+// ShardState is where one shard of a [Manager] stands.
+type ShardState struct {
+	Shard  [2]int // [shard_id, num_shards]
+	Status Status // connecting, identifying, resuming, ready, waiting (backing off or for the identify limiter), failed...
+	// Err is why a failed shard stopped: a *[CloseError] (4004, 4010,
+	// 4011, 4013, 4014...) or an error wrapping
+	// [ratelimit.ErrIdentifyBudget]; nil otherwise.
+	Err error
+}
+
+// ManagerOption configures a [Manager].
+type ManagerOption func(*managerConfig) error
+
+type managerConfig struct {
+	count     int   // num_shards; 0: GET /gateway/bot's shards
+	ids       []int // the shards this manager runs; nil: all
+	shardOpts []Option
+	sessions  map[int]Session
+	onStatus  func(ShardState)
+}
+
+// WithShardCount sets num_shards, the total across every process. Without
+// it, Open takes GET /gateway/bot's recommended count (which needs
+// [WithClient] among [WithShardOptions]).
+func WithShardCount(n int) ManagerOption {
+	return func(c *managerConfig) error {
+		if n < 1 {
+			return fmt.Errorf("gateway: WithShardCount(%d): must be at least 1", n)
+		}
+		c.count = n
+		return nil
+	}
+}
+
+// WithShardIDs sets the shards this manager runs, out of the total; all of
+// them by default. Processes sharing a token each run a part (see
+// [ShardRange]) and share one identify limiter (the Redis one).
+func WithShardIDs(ids ...int) ManagerOption {
+	return func(c *managerConfig) error {
+		if len(ids) == 0 {
+			return errors.New("gateway: WithShardIDs: no shard id")
+		}
+		c.ids = append([]int(nil), ids...)
+		return nil
+	}
+}
+
+// WithShardOptions sets options every shard is made with: the gateway's
+// URL or REST client, the identify limiter, the clock, compression,
+// intents, logger, observer... The manager sets each shard's id and count
+// ([WithShard]), its handlers and its session itself.
+func WithShardOptions(opts ...Option) ManagerOption {
+	return func(c *managerConfig) error {
+		c.shardOpts = append(c.shardOpts, opts...)
+		return nil
+	}
+}
+
+// WithSessions gives the sessions to resume (from [Manager.Close] of an
+// earlier run): a shard whose [shard_id, num_shards] has one resumes it
+// instead of identifying, so a redeploy spends no IDENTIFY.
+func WithSessions(sessions []Session) ManagerOption {
+	return func(c *managerConfig) error {
+		c.sessions = make(map[int]Session, len(sessions))
+		for _, s := range sessions {
+			c.sessions[s.Shard[0]] = s
+		}
+		return nil
+	}
+}
+
+// WithStatusObserver sets a function told each change of a shard's
+// status, in order per shard. It runs on the shard's goroutines: keep it
+// short.
+func WithStatusObserver(f func(ShardState)) ManagerOption {
+	return func(c *managerConfig) error { c.onStatus = f; return nil }
+}
+
+// Manager runs a set of gateway shards of one token: all of num_shards, or
+// a part of them when processes split the work. It starts them bucket by
+// bucket in the platform's order (shards [b×max_concurrency,
+// (b+1)×max_concurrency) together, a bucket per 5 s, through one identify
+// limiter), hands every shard's events to one set of handlers (each
+// shard's in order), reports each shard's status, saves every shard's
+// session on Close and resumes them on the next Open, and reshards without
+// a gap (see [Manager.Reshard]).
+//
+// Register handlers on the manager (gateway.On(m, ...)) before Open.
+type Manager struct {
+	token    string
+	cfg      managerConfig
+	handlers *Mux
+	base     config // the shard options applied, for what the manager reads of them
+
+	mu      sync.Mutex
+	opened  bool
+	count   int
+	maxConc int
+	limiter ratelimit.IdentifyLimiter
+	set     *shardSet // the set events come from
+	next    *shardSet // during a reshard: the set taking over
+	closed  bool
+	route   *handoff // during a reshard: which set delivers each guild's events
+
+	stats managerStats
+}
+
+type managerStats struct {
+	mu         sync.Mutex
+	suppressed uint64 // duplicates not delivered during reshards
+	handedOver uint64 // guilds moved to a new set
+}
+
+// shardSet is the shards of one num_shards.
+type shardSet struct {
+	count  int
+	shards map[int]*Shard
+	ids    []int
+	states map[int]Status // last status reported, for the observer
+}
+
+// NewManager returns a manager of token's shards (a bot token without the
+// "Bot " prefix). It connects nothing until [Manager.Open].
+func NewManager(token string, opts ...ManagerOption) (*Manager, error) {
+	if token == "" {
+		return nil, errors.New("gateway: NewManager: a bot token is required")
+	}
+	m := &Manager{token: token, handlers: NewMux()}
+	for _, o := range opts {
+		if err := o(&m.cfg); err != nil {
+			return nil, err
+		}
+	}
+	m.base = config{maxConcurrency: 0}
+	for _, o := range m.cfg.shardOpts {
+		if err := o(&m.base); err != nil {
+			return nil, err
+		}
+	}
+	if m.base.url == "" && m.base.rest == nil {
+		return nil, errors.New("gateway: NewManager: WithURL or WithClient (in WithShardOptions) is required to find the gateway")
+	}
+	if m.cfg.count > 0 && m.cfg.ids != nil {
+		if err := checkShardIDs(m.cfg.ids, m.cfg.count); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (m *Manager) mux() *Mux { return m.handlers }
+
+// String names the manager (never its token).
+func (m *Manager) String() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	if m.set != nil {
+		n = len(m.set.ids)
+	}
+	return fmt.Sprintf("gateway.Manager{%d of %d shards}", n, m.count)
+}
+
+// GoString is String, so that %#v shows no token either.
+func (m *Manager) GoString() string { return m.String() }
+
+// ShardCount returns num_shards of the set events come from (0 before
+// Open).
+func (m *Manager) ShardCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.count
+}
+
+// ShardFor returns the shard carrying guildID's events in the manager's
+// current count.
+func (m *Manager) ShardFor(guildID guildkit.Snowflake) int { return ShardFor(guildID, m.ShardCount()) }
+
+// Shard returns the running shard id of the current set, or nil.
+func (m *Manager) Shard(id int) *Shard {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.set == nil {
+		return nil
+	}
+	return m.set.shards[id]
+}
+
+// States returns every shard's state, by id, for the current set (and,
+// during a reshard, the new one after it).
+func (m *Manager) States() []ShardState {
+	m.mu.Lock()
+	sets := []*shardSet{m.set, m.next}
+	m.mu.Unlock()
+	var out []ShardState
+	for _, set := range sets {
+		if set == nil {
+			continue
+		}
+		for _, id := range set.ids {
+			s := set.shards[id]
+			out = append(out, ShardState{Shard: s.ID(), Status: s.Status(), Err: s.Err()})
+		}
+	}
+	return out
+}
+
+// Sessions returns a checkpoint of every running shard's session: as far
+// as its handlers got. A process that saves it now and then (it holds no
+// token) and dies without Close resumes from it with [WithSessions]: the
+// events after the checkpoint are replayed, none lost (those handled after
+// the checkpoint are handed again).
+func (m *Manager) Sessions() []Session {
+	m.mu.Lock()
+	set := m.set
+	m.mu.Unlock()
+	if set == nil {
+		return nil
+	}
+	var out []Session
+	for _, id := range set.ids {
+		sh := set.shards[id]
+		sh.handledMu.Lock()
+		s := sh.handled
+		sh.handledMu.Unlock()
+		if s.ID != "" {
+			s.Shard = sh.ID()
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Stats is what a manager counted.
+type Stats struct {
+	// Suppressed is how many events both shard sets of a reshard received
+	// and the manager delivered once.
+	Suppressed uint64
+	// HandedOver is how many guilds moved to a new shard set.
+	HandedOver uint64
+}
+
+// Stats returns what the manager counted.
+func (m *Manager) Stats() Stats {
+	m.stats.mu.Lock()
+	defer m.stats.mu.Unlock()
+	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver}
+}
+
+// resolve finds num_shards and max_concurrency: the options', else GET
+// /gateway/bot's. It records the budget in the limiter.
+func (m *Manager) resolve(ctx context.Context) error {
+	m.count, m.maxConc = m.cfg.count, m.base.maxConcurrency
+	m.limiter = m.base.limiter
+	if m.limiter == nil {
+		// One limiter for every shard: each shard's own would space
+		// nothing.
+		m.limiter = ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: m.base.clock})
+	}
+	if m.base.rest != nil && (m.count == 0 || m.maxConc == 0) {
+		gb, err := m.base.rest.Gateway.GetBot(ctx)
+		if err != nil {
+			return fmt.Errorf("gateway: finding the shard count: %w", err)
+		}
+		if m.count == 0 {
+			m.count = gb.Shards
+		}
+		if m.maxConc == 0 {
+			m.maxConc = gb.SessionStartLimit.MaxConcurrency
+		}
+		if gb.SessionStartLimit.Total > 0 {
+			if err := m.limiter.SetLimit(ctx, m.token, sessionStart(gb.SessionStartLimit)); err != nil {
+				return fmt.Errorf("gateway: recording the identify budget: %w", err)
+			}
+		}
+	}
+	if m.count < 1 {
+		return errors.New("gateway: Manager.Open: no shard count: set WithShardCount, or WithClient so that GET /gateway/bot says")
+	}
+	if m.maxConc < 1 {
+		m.maxConc = 1
+	}
+	if m.cfg.ids != nil {
+		return checkShardIDs(m.cfg.ids, m.count)
+	}
+	return nil
+}
+
+// newSet makes the shards ids of count (not opened), resuming the sessions
+// given for that count.
+func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shardSet, error) {
+	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids, states: make(map[int]Status)}
+	intents := m.base.intents
+	if !m.base.intentsSet {
+		intents = m.handlers.Intents()
+	}
+	for _, id := range ids {
+		own := NewMux()
+		OnAny(own, func(ctx context.Context, ev Event) { m.deliver(ctx, set, id, ev) })
+		opts := append([]Option(nil), m.cfg.shardOpts...)
+		opts = append(opts, WithShard(id, count), WithMux(own), WithIntents(intents),
+			WithIdentifyLimiter(m.limiter), WithMaxConcurrency(m.maxConc), m.observer(set, id))
+		if s, ok := sessions[id]; ok && s.Shard[1] == count {
+			opts = append(opts, WithSession(&s))
+		}
+		sh, err := NewShard(m.token, opts...)
+		if err != nil {
+			return nil, err
+		}
+		set.shards[id] = sh
+	}
+	return set, nil
+}
+
+// observer wraps the shards' observer: each signal also reports the
+// shard's status when it changed.
+func (m *Manager) observer(set *shardSet, id int) Option {
+	user := m.base.observer
+	return WithObserver(guildkit.Observer{Gateway: func(ctx context.Context, e guildkit.GatewayEvent) {
+		if user != nil && user.Gateway != nil {
+			user.Gateway(ctx, e)
+		}
+		m.report(set, id)
+	}})
+}
+
+// report tells the status observer of a change of shard id's status.
+func (m *Manager) report(set *shardSet, id int) {
+	if m.cfg.onStatus == nil {
+		return
+	}
+	sh := set.shards[id]
+	if sh == nil {
+		return
+	}
+	st := sh.Status()
+	m.mu.Lock()
+	changed := set.states[id] != st
+	set.states[id] = st
+	m.mu.Unlock()
+	if changed {
+		m.cfg.onStatus(ShardState{Shard: [2]int{id, set.count}, Status: st, Err: sh.Err()})
+	}
+}
+
+// Open starts the shards bucket by bucket and returns when every one of
+// them is ready (READY or RESUMED), or with the errors of the shards that
+// failed (the others keep running; see [Manager.States]). A shard that
+// fails with 4011 (sharding required) makes Open reshard to GET
+// /gateway/bot's count, or twice the count without a client. If ctx ends
+// first, Open returns its error and the shards opened so far keep running:
+// call Close or End.
+func (m *Manager) Open(ctx context.Context) error {
+	m.mu.Lock()
+	if m.opened {
+		m.mu.Unlock()
+		return errors.New("gateway: Manager.Open: opened already")
+	}
+	m.opened = true
+	m.mu.Unlock()
+	if err := m.resolve(ctx); err != nil {
+		return err
+	}
+	ids := m.cfg.ids
+	if ids == nil {
+		ids = ShardRange(0, m.count)
+	}
+	set, err := m.newSet(m.count, ids, m.cfg.sessions)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.set = set
+	m.mu.Unlock()
+	err = m.openSet(ctx, set)
+	var ce *CloseError
+	if errors.As(err, &ce) && ce.Code == CloseShardingRequired && m.cfg.ids == nil {
+		return m.Reshard(ctx, m.grownCount(ctx))
+	}
+	return err
+}
+
+// openSet opens set's shards bucket by bucket: every shard of a bucket at
+// once, the next bucket when the last one's shards are ready or failed
+// (the identify limiter spaces the buckets' IDENTIFYs by its window).
+func (m *Manager) openSet(ctx context.Context, set *shardSet) error {
+	var errs []error
+	for _, bucket := range Buckets(set.ids, m.maxConc) {
+		var wg sync.WaitGroup
+		bucketErrs := make([]error, len(bucket))
+		for i, id := range bucket {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sh := set.shards[id]
+				m.report(set, id)
+				if err := sh.Open(ctx); err != nil {
+					bucketErrs[i] = fmt.Errorf("shard %d/%d: %w", id, set.count, err)
+				}
+				m.report(set, id)
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		errs = append(errs, bucketErrs...)
+	}
+	return errors.Join(errs...)
+}
+
+// grownCount is the count to reshard to after a 4011: GET /gateway/bot's
+// recommendation when it is larger, else twice the current count.
+func (m *Manager) grownCount(ctx context.Context) int {
+	n := 2 * m.ShardCount()
+	if m.base.rest != nil {
+		if gb, err := m.base.rest.Gateway.GetBot(ctx); err == nil && gb.Shards > m.ShardCount() {
+			n = gb.Shards
+		}
+	}
+	return n
+}
+
+// Close closes every shard without ending its session and returns the
+// sessions (one per shard that had one): give them to [WithSessions] on
+// the next run to resume, spending no IDENTIFY. The sessions hold no token.
+func (m *Manager) Close(ctx context.Context) ([]Session, error) {
+	sets := m.stop()
+	var out []Session
+	var errs []error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, set := range sets {
+		for _, id := range set.ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := set.shards[id].Close(ctx)
+				mu.Lock()
+				defer mu.Unlock()
+				if s != nil {
+					out = append(out, *s)
+				}
+				if err != nil {
+					errs = append(errs, err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// End closes every shard with 1000, ending the sessions for good.
+func (m *Manager) End(ctx context.Context) error {
+	var errs []error
+	for _, set := range m.stop() {
+		errs = append(errs, endSet(ctx, set))
+	}
+	return errors.Join(errs...)
+}
+
+func endSet(ctx context.Context, set *shardSet) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(set.ids))
+	for i, id := range set.ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = set.shards[id].End(ctx)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// stop marks the manager closed and returns its sets.
+func (m *Manager) stop() []*shardSet {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	var sets []*shardSet
+	for _, s := range []*shardSet{m.set, m.next} {
+		if s != nil {
+			sets = append(sets, s)
+		}
+	}
+	return sets
+}
+
+// logger is where the manager logs a handler's panic.
+func (m *Manager) logger() *slog.Logger {
+	if m.base.logger != nil {
+		return m.base.logger
+	}
+	return slog.Default()
+}

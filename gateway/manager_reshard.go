@@ -1,0 +1,326 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/seed012df1e9/guildkit"
+)
+
+// handoff is the routing of a reshard: the old set delivers each guild's
+// events until the new set's shard owning the guild has it (its
+// GUILD_CREATE came); then the new set does. During the overlap both sets
+// receive the events of a guild; each event one set delivered is noted
+// (by its name and content, per guild) so that the other set's copy is
+// suppressed, not delivered twice.
+type handoff struct {
+	old, next *shardSet
+	moved     map[guildkit.Snowflake]bool
+	waiting   map[guildkit.Snowflake]bool // guilds of the new set's READYs not yet moved
+	readyNew  map[int]bool                // new shards whose READY came
+	oldSent   map[guildkit.Snowflake]map[string]int
+	newSent   map[guildkit.Snowflake]map[string]int
+	complete  chan struct{} // closed when every new shard is ready and has its guilds
+	done      bool
+}
+
+// maxNoted bounds the events noted per guild and set during an overlap:
+// past it the oldest counts are dropped (a later copy is then delivered
+// twice rather than risk suppressing a new event).
+const maxNoted = 4096
+
+// noGuild stands for the events without a guild (DMs), which shard 0 of
+// each set receives.
+const noGuild guildkit.Snowflake = 0
+
+// deliver hands ev, received by shard id of set, to the handlers, unless
+// a reshard routes it to the other set or it is a copy of an event already
+// delivered.
+func (m *Manager) deliver(ctx context.Context, set *shardSet, id int, ev Event) {
+	m.mu.Lock()
+	h := m.route
+	if h == nil || h.done {
+		m.mu.Unlock()
+		m.handlers.dispatch(ctx, m.logger(), ev)
+		return
+	}
+	ok := m.routeLocked(h, set, id, ev)
+	m.mu.Unlock()
+	if ok {
+		m.handlers.dispatch(ctx, m.logger(), ev)
+	}
+}
+
+// routeLocked decides whether ev, from shard id of set, is delivered.
+func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool {
+	fromNew := set == h.next
+	switch e := ev.(type) {
+	case *Ready:
+		if fromNew {
+			h.readyNew[id] = true
+			for _, g := range e.Guilds {
+				if !h.moved[g.ID] {
+					h.waiting[g.ID] = true
+				}
+			}
+			if id == 0 {
+				m.moveLocked(h, noGuild)
+			}
+			m.checkCompleteLocked(h)
+		}
+		return true // each session's READY is its own
+	case *Resumed:
+		return true
+	case *GuildCreate:
+		if fromNew && !h.moved[e.ID] {
+			covered := m.oldCoversLocked(h, e.ID)
+			m.moveLocked(h, e.ID)
+			m.checkCompleteLocked(h)
+			if covered {
+				// The application has the guild from the old set: this
+				// GUILD_CREATE only says the new shard carries it now.
+				return false
+			}
+			return true
+		}
+	}
+	g, _ := guildOf(ev)
+	key := eventKey(ev)
+	if !fromNew && !h.moved[g] {
+		note(h.oldSent, g, key)
+		return true
+	}
+	if fromNew && !h.moved[g] {
+		if !m.oldCoversLocked(h, g) {
+			m.moveLocked(h, g) // the old set has no live shard for it
+		} else {
+			// The old set delivers it (or did: then this copy is matched).
+			take(h.oldSent, g, key)
+			m.suppressed()
+			return false
+		}
+	}
+	// The guild moved: the new set delivers, the old set's copies are
+	// matched against what the new set delivered, and the other way.
+	if fromNew {
+		if take(h.oldSent, g, key) {
+			m.suppressed()
+			return false
+		}
+		note(h.newSent, g, key)
+		return true
+	}
+	if take(h.newSent, g, key) {
+		m.suppressed()
+		return false
+	}
+	note(h.oldSent, g, key)
+	return true
+}
+
+func (m *Manager) suppressed() {
+	m.stats.mu.Lock()
+	m.stats.suppressed++
+	m.stats.mu.Unlock()
+}
+
+// moveLocked hands guild g to the new set.
+func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
+	if h.moved[g] {
+		return
+	}
+	h.moved[g] = true
+	delete(h.waiting, g)
+	if g != noGuild {
+		m.stats.mu.Lock()
+		m.stats.handedOver++
+		m.stats.mu.Unlock()
+	}
+}
+
+// oldCoversLocked reports whether the old set has a shard for g that runs
+// (and so will deliver g's events): not one that failed or was closed.
+func (m *Manager) oldCoversLocked(h *handoff, g guildkit.Snowflake) bool {
+	sh := h.old.shards[ShardFor(g, h.old.count)]
+	if sh == nil {
+		return false
+	}
+	switch sh.Status() {
+	case StatusFailed, StatusClosed:
+		return false
+	}
+	return true
+}
+
+// checkCompleteLocked closes complete once every new shard is ready and
+// carries every guild its READY listed.
+func (m *Manager) checkCompleteLocked(h *handoff) {
+	if len(h.readyNew) < len(h.next.ids) || len(h.waiting) > 0 {
+		return
+	}
+	select {
+	case <-h.complete:
+	default:
+		close(h.complete)
+	}
+}
+
+func note(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) {
+	keys := sent[g]
+	if keys == nil {
+		keys = make(map[string]int)
+		sent[g] = keys
+	}
+	if len(keys) >= maxNoted {
+		for k := range keys { // drop one: bounded memory
+			delete(keys, k)
+			break
+		}
+	}
+	keys[key]++
+}
+
+func take(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) bool {
+	keys := sent[g]
+	if keys[key] == 0 {
+		return false
+	}
+	if keys[key]--; keys[key] == 0 {
+		delete(keys, key)
+	}
+	return true
+}
+
+// eventKey names an event by its name and content: both sessions of an
+// overlap receive the same payload for the same event.
+func eventKey(ev Event) string {
+	if raw, ok := ev.(*RawEvent); ok {
+		return raw.Name + "\x00" + string(raw.Data)
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return ev.EventName() + "\x00" + fmt.Sprintf("%p", ev)
+	}
+	return ev.EventName() + "\x00" + string(b)
+}
+
+var snowflakeType = reflect.TypeOf(guildkit.Snowflake(0))
+
+// guildOf returns the guild an event belongs to: its GuildID field (or,
+// for the guild events, the guild's ID), guild_id in a raw event's data;
+// noGuild and false for an event without one (DMs).
+func guildOf(ev Event) (guildkit.Snowflake, bool) {
+	switch e := ev.(type) {
+	case *GuildCreate:
+		return e.ID, true
+	case *GuildUpdate:
+		return e.ID, true
+	case *GuildDelete:
+		return e.ID, true
+	case *RawEvent:
+		var d struct {
+			GuildID *guildkit.Snowflake `json:"guild_id"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil && d.GuildID != nil {
+			return *d.GuildID, true
+		}
+		return noGuild, false
+	}
+	v := reflect.ValueOf(ev)
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return noGuild, false
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return noGuild, false
+	}
+	f := v.FieldByName("GuildID")
+	switch {
+	case !f.IsValid():
+	case f.Type() == snowflakeType:
+		return guildkit.Snowflake(f.Uint()), true
+	case f.Kind() == reflect.Pointer && f.Type().Elem() == snowflakeType && !f.IsNil():
+		return guildkit.Snowflake(f.Elem().Uint()), true
+	}
+	return noGuild, false
+}
+
+// Reshard moves the manager to count shards without a gap: it starts the
+// new set alongside the old one (the platform allows overlapping sessions
+// of different counts), bucket by bucket through the identify limiter;
+// moves each guild's events to the new set once the new shard owning the
+// guild has it (its GUILD_CREATE came), delivering each event once: an
+// event both sets received is delivered by whichever came first and the
+// other copy suppressed ([Stats].Suppressed); then it ends the old set.
+// A 4011 close makes Open reshard by itself.
+//
+// The manager must run every shard (no [WithShardIDs]): resharding a part
+// of a token's shards in one process is not supported. Two events of one
+// guild with the same content (a ban, an unban and the same ban again)
+// within the overlap can be taken for one another: one may then be
+// delivered twice, or (rarely) once.
+func (m *Manager) Reshard(ctx context.Context, count int) error {
+	m.mu.Lock()
+	switch {
+	case m.cfg.ids != nil:
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: the manager runs a part of the shards (WithShardIDs)")
+	case m.closed || m.set == nil:
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: the manager is not open")
+	case m.next != nil:
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: a reshard is under way")
+	case count < 1 || count == m.set.count:
+		m.mu.Unlock()
+		return fmt.Errorf("gateway: Reshard(%d): not a new shard count (now %d)", count, m.set.count)
+	}
+	old := m.set
+	m.mu.Unlock()
+	next, err := m.newSet(count, ShardRange(0, count), nil)
+	if err != nil {
+		return err
+	}
+	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
+		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
+		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
+		complete: make(chan struct{})}
+	m.mu.Lock()
+	m.next, m.route = next, h
+	m.mu.Unlock()
+	if err := m.openSet(ctx, next); err != nil {
+		m.abandon(ctx, next)
+		return fmt.Errorf("gateway: Reshard(%d): the new shards did not start: %w", count, err)
+	}
+	select {
+	case <-h.complete:
+	case <-ctx.Done():
+		m.abandon(ctx, next)
+		return ctx.Err()
+	}
+	// The old set's queued events still pass through the handoff while it
+	// ends; then the new set alone delivers.
+	endErr := endSet(ctx, old)
+	m.mu.Lock()
+	m.set, m.next, m.count = next, nil, count
+	h.done = true
+	m.route = nil
+	m.mu.Unlock()
+	if endErr != nil {
+		return fmt.Errorf("gateway: Reshard(%d): ending the old shards: %w", count, endErr)
+	}
+	return nil
+}
+
+// abandon ends a new set that did not take over; the old one goes on.
+func (m *Manager) abandon(ctx context.Context, next *shardSet) {
+	_ = endSet(context.WithoutCancel(ctx), next)
+	m.mu.Lock()
+	m.next, m.route = nil, nil
+	m.mu.Unlock()
+}

@@ -1,0 +1,366 @@
+package gateway_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
+	"github.com/seed012df1e9/guildkit/guildkittest"
+	"github.com/seed012df1e9/guildkit/ratelimit"
+)
+
+// guildOn is a guild id the platform's formula puts on shard k of n.
+func guildOn(k, n, i int) guildkit.Snowflake {
+	return guildkit.Snowflake(uint64(1000*n*(i+1)+k) << 22)
+}
+
+// runClock moves srv's clock 20ms every millisecond until the test ends:
+// the identify windows (5 s on the server's clock, which the limiter and
+// the shards run on too) pass quickly, and heartbeats keep up.
+func runClock(t *testing.T, srv *guildkittest.Server) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				srv.AdvanceClock(20 * time.Millisecond)
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done })
+}
+
+type shardedEnv struct {
+	srv     *guildkittest.Server
+	limiter *ratelimit.MemoryIdentifyLimiter
+	guilds  []guildkit.Snowflake
+}
+
+// newShardedEnv starts a server with max_concurrency mc and perShard
+// guilds on each of n shards.
+func newShardedEnv(t *testing.T, n, mc, perShard int) *shardedEnv {
+	srv := guildkittest.NewServer(t, guildkittest.WithGateway(guildkittest.GatewaySettings{MaxConcurrency: mc}))
+	// The server counts 5 s between the IDENTIFYs it receives; the limiter
+	// spaces them from when they were sent. On a clock running 20 times
+	// faster than real time, a millisecond of transit is 20 ms: a margin
+	// of 250 ms keeps transit out of the count, as it does on a network.
+	e := &shardedEnv{srv: srv, limiter: ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{
+		Clock: srv, Window: ratelimit.IdentifyWindow + 250*time.Millisecond})}
+	for k := range n {
+		for i := range perShard {
+			e.guilds = append(e.guilds, srv.AddGuild(guildkit.Guild{ID: guildOn(k, n, i)}).ID)
+		}
+	}
+	runClock(t, srv)
+	return e
+}
+
+func (e *shardedEnv) shardOptions() gateway.ManagerOption {
+	return gateway.WithShardOptions(gateway.WithURL(e.srv.GatewayURL()), gateway.WithClock(e.srv),
+		gateway.WithIdentifyLimiter(e.limiter), gateway.WithMaxConcurrency(e.srv.GatewaySettings().MaxConcurrency),
+		gateway.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+}
+
+// received records the events the handlers got.
+type received struct {
+	mu     sync.Mutex
+	events map[string]int // "NAME guild user" → times delivered
+	shards map[string][2]int
+	order  []string
+}
+
+func newReceived() *received {
+	return &received{events: make(map[string]int), shards: make(map[string][2]int)}
+}
+
+func (r *received) add(ctx context.Context, key string) {
+	sh, _ := gateway.ShardOf(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events[key]++
+	r.shards[key] = sh
+	r.order = append(r.order, key)
+}
+
+func (r *received) count(key string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.events[key]
+}
+
+func (r *received) register(m gateway.Registrar) {
+	gateway.On(m, func(ctx context.Context, e *gateway.GuildBanAdd) {
+		r.add(ctx, fmt.Sprintf("ban %d %d", e.GuildID, e.User.ID))
+	})
+	gateway.On(m, func(ctx context.Context, e *gateway.GuildMemberAdd) {
+		r.add(ctx, fmt.Sprintf("join %d %d", e.GuildID, e.User.ID))
+	})
+}
+
+// TestManagerStartsBucketsInOrder: 8 shards at max_concurrency 4 start in
+// two buckets, every shard of the first before any of the second, with no
+// IDENTIFY refused and never more than 4 in 5 s on the server's count;
+// every guild's events come from the shard the formula names.
+func TestManagerStartsBucketsInOrder(t *testing.T) {
+	e := newShardedEnv(t, 8, 4, 1)
+	var mu sync.Mutex
+	var readyOrder []int
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(8), e.shardOptions(),
+		gateway.WithStatusObserver(func(s gateway.ShardState) {
+			if s.Status == gateway.StatusReady {
+				mu.Lock()
+				readyOrder = append(readyOrder, s.Shard[0])
+				mu.Unlock()
+			}
+		}))
+	require.NoError(t, err)
+	rec.register(m)
+	ctx := context.Background()
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+
+	for _, s := range m.States() {
+		assert.Equal(t, gateway.StatusReady, s.Status, "shard %v", s.Shard)
+	}
+	st := e.srv.IdentifyStats()
+	assert.Equal(t, 8, st.Total)
+	assert.Zero(t, st.Refused)
+	assert.Zero(t, st.InvalidSessions)
+	assert.LessOrEqual(t, st.MaxPerWindow, 4)
+	mu.Lock()
+	require.Len(t, readyOrder, 8)
+	for i, id := range readyOrder {
+		assert.Equal(t, i/4, id/4, "shard %d ready out of its bucket's turn: %v", id, readyOrder)
+	}
+	mu.Unlock()
+
+	cl := e.srv.Client()
+	u := e.srv.AddUser(guildkit.User{Username: "banned"})
+	for _, g := range e.guilds {
+		require.NoError(t, cl.Bans.Create(ctx, g, u.ID, nil))
+	}
+	for _, g := range e.guilds {
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+		rec.mu.Lock()
+		assert.Equal(t, [2]int{gateway.ShardFor(g, 8), 8}, rec.shards[key])
+		rec.mu.Unlock()
+		assert.Equal(t, gateway.ShardFor(g, 8), m.ShardFor(g))
+	}
+}
+
+// TestManagerSessionsResume: Close returns every shard's session; a new
+// manager given them resumes all (no IDENTIFY), and receives the events
+// sent while no process ran.
+func TestManagerSessionsResume(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 1)
+	ctx := context.Background()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(4), e.shardOptions())
+	require.NoError(t, err)
+	newReceived().register(m) // a session resumed keeps the intents it identified with
+	require.NoError(t, m.Open(ctx))
+	sessions, err := m.Close(ctx)
+	require.NoError(t, err)
+	require.Len(t, sessions, 4)
+	before := e.srv.IdentifyStats().Total
+
+	u := e.srv.AddUser(guildkit.User{Username: "while-away"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
+	}
+	rec := newReceived()
+	m2, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(4), e.shardOptions(), gateway.WithSessions(sessions))
+	require.NoError(t, err)
+	rec.register(m2)
+	require.NoError(t, m2.Open(ctx))
+	defer func() { assert.NoError(t, m2.End(ctx)) }()
+	assert.Equal(t, before, e.srv.IdentifyStats().Total, "a shard identified instead of resuming")
+	for _, g := range e.guilds {
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, "%s not replayed", key)
+	}
+}
+
+// TestManagerReshard: 2 shards grow to 4 under a steady stream of member
+// and ban events in every guild: every event is received exactly once; the
+// copies both sets received are suppressed and counted.
+func TestManagerReshard(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 2) // guilds spread over 4 shards' worth of ids
+	ctx := context.Background()
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions())
+	require.NoError(t, err)
+	rec.register(m)
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+
+	var sent []string
+	var sentMu sync.Mutex
+	record := func(key string) {
+		sentMu.Lock()
+		sent = append(sent, key)
+		sentMu.Unlock()
+	}
+	stop := make(chan struct{})
+	var streams sync.WaitGroup
+	streams.Add(2)
+	go func() { // members join, a guild after another, as fast as the server takes them
+		defer streams.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			g := e.guilds[i%len(e.guilds)]
+			u := e.srv.JoinMember(g, guildkit.User{Username: fmt.Sprintf("m%d", i)})
+			record(fmt.Sprintf("join %d %d", g, u.User.ID))
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	go func() { // bans through REST, as fast as its rate limits let them
+		defer streams.Done()
+		cl := e.srv.Client()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			g := e.guilds[i%len(e.guilds)]
+			u := e.srv.AddUser(guildkit.User{Username: fmt.Sprintf("b%d", i)})
+			if err := cl.Bans.Create(ctx, g, u.ID, nil); err != nil {
+				t.Errorf("ban: %v", err)
+				return
+			}
+			record(fmt.Sprintf("ban %d %d", g, u.ID))
+		}
+	}()
+	time.Sleep(20 * time.Millisecond) // the stream runs before the reshard begins
+	require.NoError(t, m.Reshard(ctx, 4))
+	time.Sleep(20 * time.Millisecond) // and after it
+	close(stop)
+	streams.Wait()
+	assert.Equal(t, 4, m.ShardCount())
+	for _, s := range m.States() {
+		assert.Equal(t, 4, s.Shard[1])
+		assert.Equal(t, gateway.StatusReady, s.Status)
+	}
+
+	sentMu.Lock()
+	defer sentMu.Unlock()
+	require.NotEmpty(t, sent)
+	require.Eventually(t, func() bool {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		for _, k := range sent {
+			if rec.events[k] == 0 {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "events lost")
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	dups := 0
+	for _, k := range sent {
+		if rec.events[k] > 1 {
+			dups++
+		}
+	}
+	extra := slices.DeleteFunc(slices.Collect(mapsKeys(rec.events)), func(k string) bool { return slices.Contains(sent, k) })
+	assert.Empty(t, extra, "events never sent")
+	assert.Zero(t, dups, "events delivered twice")
+	st := m.Stats()
+	t.Logf("%d events over the reshard; %d copies suppressed, %d delivered twice; %d guilds handed over",
+		len(sent), st.Suppressed, dups, st.HandedOver)
+	assert.Positive(t, st.HandedOver)
+	assert.Zero(t, e.srv.IdentifyStats().Refused)
+}
+
+func mapsKeys(m map[string]int) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestShardForAndBuckets(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, 0, gateway.ShardFor(0, 4))
+	assert.Equal(t, 3, gateway.ShardFor(guildkit.Snowflake(7<<22), 4))
+	assert.Equal(t, 2, gateway.ShardFor(guildkit.Snowflake(7<<22|0x3fffff), 5), "the low 22 bits do not count")
+	assert.Equal(t, 0, gateway.ShardFor(12345<<22, 0))
+	assert.Equal(t, [][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8}}, gateway.Buckets(gateway.ShardRange(0, 9), 4))
+	assert.Equal(t, [][]int{{2, 3}, {4, 5}}, gateway.Buckets([]int{5, 3, 4, 2, 3}, 4))
+	assert.Equal(t, [][]int{{0}, {1}}, gateway.Buckets([]int{1, 0}, 0))
+}
+
+func TestNewManagerChecks(t *testing.T) {
+	t.Parallel()
+	_, err := gateway.NewManager("")
+	assert.Error(t, err)
+	_, err = gateway.NewManager("tok")
+	assert.ErrorContains(t, err, "WithURL or WithClient")
+	_, err = gateway.NewManager("tok", gateway.WithShardCount(4), gateway.WithShardIDs(1, 4, 1),
+		gateway.WithShardOptions(gateway.WithURL("ws://127.0.0.1:1")))
+	assert.ErrorContains(t, err, "[4 1]")
+	m, err := gateway.NewManager("secret-token", gateway.WithShardCount(2), gateway.WithShardOptions(gateway.WithURL("ws://127.0.0.1:1")))
+	require.NoError(t, err)
+	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", m, m, m), "secret-token")
+}
+
+// TestManagerReshardsOn4011: a server that allows 2 guilds per session
+// closes the 2 shards carrying 4 each with 4011; Open reshards to 4 and
+// returns with every shard ready and every guild's GUILD_CREATE delivered.
+func TestManagerReshardsOn4011(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 2)
+	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 2})
+	ctx := context.Background()
+	var mu sync.Mutex
+	created := map[guildkit.Snowflake]int{}
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions())
+	require.NoError(t, err)
+	gateway.On(m, func(_ context.Context, g *gateway.GuildCreate) {
+		mu.Lock()
+		created[g.ID]++
+		mu.Unlock()
+	})
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+	assert.Equal(t, 4, m.ShardCount())
+	for _, s := range m.States() {
+		assert.Equal(t, gateway.StatusReady, s.Status, "shard %v", s.Shard)
+	}
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(created) == len(e.guilds)
+	}, 10*time.Second, time.Millisecond)
+	mu.Lock()
+	for g, n := range created {
+		assert.Equal(t, 1, n, "guild %d created %d times", g, n)
+	}
+	mu.Unlock()
+	assert.Zero(t, e.srv.IdentifyStats().Refused)
+}

@@ -1,0 +1,375 @@
+package gateway_test
+
+// These tests run the shard against guildkittest's gateway on the server's
+// clock: time moves by AdvanceClock, never by sleeping.
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
+	"github.com/seed012df1e9/guildkit/guildkittest"
+)
+
+const patience = 10 * time.Second // a failure bound, never a sleep
+
+// armedClock is the server's clock, telling the test each wait the shard
+// arms, so that the test advances the clock only once the shard waits.
+type armedClock struct {
+	*guildkittest.Server
+	mu    sync.Mutex
+	armed []time.Duration
+	ch    chan struct{}
+}
+
+func (c *armedClock) AfterFunc(d time.Duration, f func()) func() bool {
+	stop := c.Server.AfterFunc(d, f)
+	c.mu.Lock()
+	c.armed = append(c.armed, d)
+	c.mu.Unlock()
+	select {
+	case c.ch <- struct{}{}:
+	default:
+	}
+	return stop
+}
+
+// forget drops the waits armed so far (stopped ones included).
+func (c *armedClock) forget() {
+	c.mu.Lock()
+	c.armed = nil
+	c.mu.Unlock()
+}
+
+// advanceWhenArmed waits until the shard armed a wait of d, then moves
+// the server's clock by d.
+func (c *armedClock) advanceWhenArmed(t *testing.T, d time.Duration) {
+	t.Helper()
+	deadline := time.After(patience)
+	for {
+		c.mu.Lock()
+		for i, a := range c.armed {
+			if a == d {
+				c.armed = append(c.armed[:i:i], c.armed[i+1:]...)
+				c.mu.Unlock()
+				c.AdvanceClock(d)
+				return
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ch:
+		case <-deadline:
+			t.Fatalf("the shard never waited %v", d)
+		}
+	}
+}
+
+type signals struct {
+	mu  sync.Mutex
+	all []guildkit.GatewayEvent
+	ch  chan struct{}
+}
+
+func (s *signals) observer() guildkit.Observer {
+	return guildkit.Observer{Gateway: func(_ context.Context, e guildkit.GatewayEvent) {
+		s.mu.Lock()
+		s.all = append(s.all, e)
+		s.mu.Unlock()
+		select {
+		case s.ch <- struct{}{}:
+		default:
+		}
+	}}
+}
+
+// wait returns the nth signal of kind sig.
+func (s *signals) wait(t *testing.T, sig guildkit.GatewaySignal, n int) guildkit.GatewayEvent {
+	t.Helper()
+	deadline := time.After(patience)
+	for {
+		s.mu.Lock()
+		k := 0
+		for _, e := range s.all {
+			if e.Signal == sig {
+				if k++; k == n {
+					s.mu.Unlock()
+					return e
+				}
+			}
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.ch:
+		case <-deadline:
+			t.Fatalf("no %s signal #%d", sig, n)
+		}
+	}
+}
+
+// events records what the handlers got, in order.
+type events struct {
+	mu  sync.Mutex
+	all []gateway.Event
+	ch  chan struct{}
+}
+
+func (e *events) add(_ context.Context, ev gateway.Event) {
+	e.mu.Lock()
+	e.all = append(e.all, ev)
+	e.mu.Unlock()
+	select {
+	case e.ch <- struct{}{}:
+	default:
+	}
+}
+
+func (e *events) waitFor(t *testing.T, what string, cond func([]gateway.Event) bool) []gateway.Event {
+	t.Helper()
+	deadline := time.After(patience)
+	for {
+		e.mu.Lock()
+		cp := append([]gateway.Event(nil), e.all...)
+		e.mu.Unlock()
+		if cond(cp) {
+			return cp
+		}
+		select {
+		case <-e.ch:
+		case <-deadline:
+			t.Fatalf("%s: never; got %d events", what, len(cp))
+		}
+	}
+}
+
+func count[E gateway.Event](evs []gateway.Event) int {
+	n := 0
+	for _, e := range evs {
+		if _, ok := e.(E); ok {
+			n++
+		}
+	}
+	return n
+}
+
+type env struct {
+	srv   *guildkittest.Server
+	clock *armedClock
+	sig   *signals
+	ev    *events
+	shard *gateway.Shard
+	guild guildkit.Guild
+	logs  *strings.Builder
+}
+
+func newEnv(t *testing.T, opts ...gateway.Option) *env {
+	// A clock that moves only with AdvanceClock: every wait is exact.
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	srv := guildkittest.NewServer(t, guildkittest.WithClock(func() time.Time { return start }))
+	e := &env{srv: srv, clock: &armedClock{Server: srv, ch: make(chan struct{}, 1)},
+		sig: &signals{ch: make(chan struct{}, 1)}, ev: &events{ch: make(chan struct{}, 1)}}
+	e.guild = srv.AddGuild(guildkit.Guild{Name: "g"})
+	var lmu sync.Mutex
+	e.logs = &strings.Builder{}
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		lmu.Lock()
+		defer lmu.Unlock()
+		return e.logs.Write(p)
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	base := []gateway.Option{gateway.WithClient(srv.Client()), gateway.WithClock(e.clock),
+		gateway.WithRandom(func() float64 { return 0.5 }), gateway.WithObserver(e.sig.observer()), gateway.WithLogger(logger),
+		gateway.WithIntents(gateway.IntentGuilds | gateway.IntentGuildModeration | gateway.IntentGuildMembers)}
+	s, err := gateway.NewShard(srv.Token(), append(base, opts...)...)
+	require.NoError(t, err)
+	e.shard = s
+	gateway.OnAny(s, e.ev.add)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		_ = s.End(ctx)
+		lmu.Lock()
+		defer lmu.Unlock()
+		assert.NotContains(t, e.logs.String(), srv.Token(), "the token is in the log")
+	})
+	return e
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func (e *env) open(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	require.NoError(t, e.shard.Open(ctx))
+}
+
+// ban bans a new member through REST: GUILD_MEMBER_REMOVE, GUILD_BAN_ADD.
+func (e *env) ban(t *testing.T, name string) guildkit.User {
+	t.Helper()
+	u := e.srv.AddUser(guildkit.User{Username: name})
+	e.srv.AddMember(e.guild.ID, guildkit.Member{User: &u})
+	require.NoError(t, e.srv.Client().Bans.Create(context.Background(), e.guild.ID, u.ID, nil))
+	return u
+}
+
+func TestServerReadyGuildCreateAndEvents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var bans []*gateway.GuildBanAdd
+	var mu sync.Mutex
+	gateway.On(e.shard, func(_ context.Context, b *gateway.GuildBanAdd) {
+		mu.Lock()
+		bans = append(bans, b)
+		mu.Unlock()
+	})
+	e.open(t)
+	e.ev.waitFor(t, "GUILD_CREATE", func(evs []gateway.Event) bool { return count[*gateway.GuildCreate](evs) == 1 })
+	u := e.ban(t, "mallory")
+	e.ev.waitFor(t, "GUILD_BAN_ADD", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
+	mu.Lock()
+	assert.Equal(t, u.ID, bans[0].User.ID)
+	assert.Equal(t, e.guild.ID, bans[0].GuildID)
+	mu.Unlock()
+	e.sig.wait(t, guildkit.GatewayReady, 1)
+}
+
+func TestServerReconnectResumesWithReplay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.open(t)
+	e.ev.waitFor(t, "GUILD_CREATE", func(evs []gateway.Event) bool { return count[*gateway.GuildCreate](evs) == 1 })
+	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultDrop})
+	require.NoError(t, err)
+	b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
+	// Events while the shard is away wait in the session for its resume.
+	e.ban(t, "a")
+	e.ban(t, "b")
+	e.clock.advanceWhenArmed(t, b.Wait)
+	r := e.sig.wait(t, guildkit.GatewayResumed, 1)
+	assert.Equal(t, 4, r.Replayed, "two member removals and two bans replayed")
+	evs := e.ev.waitFor(t, "both bans", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 2 })
+	assert.Equal(t, 1, count[*gateway.Ready](evs), "no new session")
+	// Exactly once, in order: sequence numbers strictly increase.
+	_, err = e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultReconnect})
+	require.NoError(t, err)
+	b = e.sig.wait(t, guildkit.GatewayBackoff, 2)
+	e.clock.advanceWhenArmed(t, b.Wait)
+	e.sig.wait(t, guildkit.GatewayResumed, 2)
+	e.ban(t, "c")
+	evs = e.ev.waitFor(t, "the third ban", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 3 })
+	assert.Equal(t, 3, count[*gateway.GuildBanAdd](evs), "no ban twice")
+}
+
+func TestServerInvalidSessionIsAGap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.open(t)
+	first := e.sig.wait(t, guildkit.GatewayReady, 1)
+	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultInvalidSession})
+	require.NoError(t, err)
+	lost := e.sig.wait(t, guildkit.GatewaySessionLost, 1)
+	assert.Equal(t, first.SessionID, lost.SessionID)
+	b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
+	e.clock.advanceWhenArmed(t, b.Wait)
+	// The identify limiter holds the key for 5 s after the first IDENTIFY.
+	e.clock.advanceWhenArmed(t, 5*time.Second-b.Wait)
+	second := e.sig.wait(t, guildkit.GatewayReady, 2)
+	assert.NotEqual(t, first.SessionID, second.SessionID)
+	evs := e.ev.waitFor(t, "SessionLost before the second READY", func(evs []gateway.Event) bool { return count[*gateway.Ready](evs) == 2 })
+	var order []string
+	for _, ev := range evs {
+		if n := ev.EventName(); n == "READY" || n == "GUILDKIT_SESSION_LOST" {
+			order = append(order, n)
+		}
+	}
+	assert.Equal(t, []string{"READY", "GUILDKIT_SESSION_LOST", "READY"}, order)
+}
+
+func TestServerZombie(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.open(t)
+	interval := e.srv.GatewaySettings().HeartbeatInterval
+	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultWithholdAcks})
+	require.NoError(t, err)
+	e.clock.advanceWhenArmed(t, interval/2) // the first beat: never acknowledged
+	e.clock.advanceWhenArmed(t, interval)   // no ACK and nothing else: a zombie
+	e.sig.wait(t, guildkit.GatewayZombie, 1)
+	b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
+	e.clock.advanceWhenArmed(t, b.Wait)
+	e.sig.wait(t, guildkit.GatewayResumed, 1)
+}
+
+func TestServerFatalCloses(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{4004, 4010, 4011, 4012, 4013, 4014} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.open(t)
+			_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultClose, Code: code})
+			require.NoError(t, err)
+			select {
+			case <-e.shard.Done():
+			case <-time.After(patience):
+				t.Fatal("the shard kept going after a fatal code")
+			}
+			var ce *gateway.CloseError
+			require.ErrorAs(t, e.shard.Err(), &ce)
+			assert.EqualValues(t, code, ce.Code)
+			assert.Equal(t, 1, e.srv.IdentifyStats().Total, "no identify after a fatal code")
+		})
+	}
+}
+
+func TestServerDisallowedIntents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.srv.SetPrivilegedIntents(0)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	err := e.shard.Open(ctx)
+	var ce *gateway.CloseError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, gateway.CloseDisallowedIntents, ce.Code)
+	assert.Contains(t, err.Error(), "GUILD_MEMBERS")
+	assert.Contains(t, err.Error(), "developer portal")
+}
+
+func TestServerCloseAndResumeInANewShard(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.open(t)
+	e.ev.waitFor(t, "GUILD_CREATE", func(evs []gateway.Event) bool { return count[*gateway.GuildCreate](evs) == 1 })
+	sess, err := e.shard.Close(t.Context())
+	require.NoError(t, err)
+	require.NotNil(t, sess)
+	assert.EqualValues(t, 2, sess.Sequence)
+	u := e.ban(t, "while-away")
+
+	ev2 := &events{ch: make(chan struct{}, 1)}
+	s2, err := gateway.NewShard(e.srv.Token(), gateway.WithClient(e.srv.Client()), gateway.WithClock(e.clock),
+		gateway.WithSession(sess), gateway.WithIntents(gateway.IntentGuilds|gateway.IntentGuildModeration|gateway.IntentGuildMembers),
+		gateway.WithObserver(e.sig.observer()))
+	require.NoError(t, err)
+	gateway.OnAny(s2, ev2.add)
+	t.Cleanup(func() { _ = s2.End(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	require.NoError(t, s2.Open(ctx))
+	evs := ev2.waitFor(t, "the ban sent meanwhile", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
+	assert.Equal(t, 0, count[*gateway.Ready](evs), "resumed, not identified")
+	assert.Equal(t, u.ID, evs[len(evs)-2].(*gateway.GuildBanAdd).User.ID)
+	assert.Equal(t, 1, e.srv.IdentifyStats().Total, "a restart costs no identify")
+}

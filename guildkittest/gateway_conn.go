@@ -1,0 +1,505 @@
+package guildkittest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Transport compression modes (the URL's compress parameter), and payload
+// compression (IDENTIFY's compress: true without one of them).
+const (
+	compressZlibStream = "zlib-stream"
+	compressZstdStream = "zstd-stream"
+	compressPayload    = "payload"
+)
+
+// gatewayWriteTimeout bounds one write of real time: a peer that takes
+// longer to accept a frame loses its connection (resumable, like a drop).
+const gatewayWriteTimeout = 10 * time.Second
+
+// sendWindow is the window of the per-connection send limit.
+const sendWindow = 60 * time.Second
+
+// gwIn is what the reader goroutine hands the connection's owner.
+type gwIn struct {
+	typ websocket.MessageType
+	b   []byte
+	err error
+}
+
+// gwCtl is a fault (or another request) for the connection's owner; done
+// is closed once it is applied.
+type gwCtl struct {
+	fault GatewayFault
+	done  chan struct{}
+}
+
+// gwConn is one WebSocket connection to the gateway. Its owner goroutine
+// (run) alone reads and changes the fields below "owner only", and alone
+// writes to ws; others reach it through in, wake, ctl and hbDue.
+type gwConn struct {
+	s         *Server
+	ws        *websocket.Conn
+	version   string
+	transport string // "", zlib-stream or zstd-stream
+	url       string // "gateway" or "resume": which URL it came to
+	remote    string
+	ctx       context.Context
+	cancel    context.CancelFunc
+
+	in    chan gwIn
+	wake  chan struct{} // new dispatches in the session's queue
+	ctl   chan gwCtl
+	hbDue chan struct{} // the heartbeat timeout passed
+
+	kickOnce sync.Once
+
+	// owner only
+	sess       *gwSession // the session it carries, nil before IDENTIFY/RESUME; written under the hub's mu
+	payload    bool       // payload compression
+	zbuf       bytes.Buffer
+	zw         *zlib.Writer
+	zenc       *zstd.Encoder
+	withhold   bool // withhold_acks
+	silent     bool // silence
+	sends      []time.Time
+	stopHB     func() bool
+	interval   time.Duration
+	closeCode  websocket.StatusCode // the code the server closed with; 0 when it did not
+	clientCode websocket.StatusCode // the code the client closed with; -1 for none (a drop)
+	prelog     []GatewayFrame       // frames before a session exists
+}
+
+func newGatewayConn(s *Server, ws *websocket.Conn, version, transport, url, remote string) *gwConn {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &gwConn{
+		s: s, ws: ws, version: version, transport: transport, url: url, remote: remote,
+		ctx: ctx, cancel: cancel,
+		in: make(chan gwIn), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
+		clientCode: -1,
+	}
+}
+
+// shutdown cuts the connection at once (the server is closing).
+func (c *gwConn) shutdown() {
+	c.cancel()
+	_ = c.ws.CloseNow()
+}
+
+// kick closes a connection that fell too far behind with 4000 (resumable),
+// from outside its owner: the owner may be blocked writing to a peer that
+// does not read. The caller holds the hub's mu.
+func (c *gwConn) kick(h *gatewayHub) {
+	c.closeAsync(h, closeUnknownError, "Outbound queue full: the connection is not reading its events. Resume.")
+}
+
+// closeAsync closes the connection with code from outside its owner, once;
+// a peer that does not take the close frame within a second has its TCP
+// connection cut. The caller holds the hub's mu.
+func (c *gwConn) closeAsync(h *gatewayHub, code websocket.StatusCode, reason string) {
+	c.kickOnce.Do(func() {
+		if h.closed {
+			return
+		}
+		if sess := c.sess; sess != nil {
+			sess.logLocked(GatewayFrame{At: c.s.Now(), Direction: FrameOut, Op: -1, Note: "close " + strconv.Itoa(int(code)) + ": " + reason})
+		}
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			// Cancelling the connection's context makes a write blocked on
+			// the peer fail and the library close the connection (CloseNow
+			// does nothing while Close is under way).
+			cut := time.AfterFunc(time.Second, c.cancel)
+			_ = c.ws.Close(code, reason)
+			cut.Stop()
+			c.cancel()
+		}()
+	})
+}
+
+// run serves the connection until it ends, then hands its session back to
+// the hub (kept for a resume, or ended).
+func (c *gwConn) run(_ context.Context) {
+	h := &c.s.gw
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		_ = c.ws.CloseNow()
+		return
+	}
+	h.conns[c] = struct{}{}
+	c.interval = h.settings.HeartbeatInterval
+	h.mu.Unlock()
+
+	var readerDone sync.WaitGroup
+	readerDone.Add(1)
+	go c.read(&readerDone)
+	defer func() {
+		c.cancel()
+		_ = c.ws.CloseNow()
+		readerDone.Wait()
+		if c.stopHB != nil {
+			c.stopHB()
+		}
+		if c.zenc != nil {
+			_ = c.zenc.Close()
+		}
+		c.release()
+	}()
+
+	switch c.transport {
+	case compressZlibStream:
+		c.zw, _ = zlib.NewWriterLevel(&c.zbuf, zlib.BestSpeed)
+	case compressZstdStream:
+		c.zenc, _ = zstd.NewWriter(&c.zbuf, zstd.WithEncoderLevel(zstd.SpeedFastest),
+			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<17), zstd.WithLowerEncoderMem(true))
+	}
+	hello, _ := json.Marshal(map[string]int64{"heartbeat_interval": c.interval.Milliseconds()})
+	if c.send(opHello, hello, 0, "") != nil {
+		return
+	}
+	c.armHeartbeat()
+	for {
+		select {
+		case in := <-c.in:
+			if in.err != nil {
+				c.readEnded(in.err)
+				return
+			}
+			if code, reason := c.handle(in.typ, in.b); code != 0 {
+				c.closeWith(code, reason)
+				return
+			}
+		case <-c.wake:
+			if c.flush() != nil {
+				return
+			}
+		case req := <-c.ctl:
+			if c.apply(req.fault, req.done) {
+				return
+			}
+		case <-c.hbDue:
+			c.closeWith(closeUnknownError, "Heartbeat timeout: no heartbeat for 1.5 intervals. Resume.")
+			return
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// read is the reader goroutine: it hands every message (and the error that
+// ends reading) to the owner, one at a time.
+func (c *gwConn) read(done *sync.WaitGroup) {
+	defer done.Done()
+	for {
+		typ, b, err := c.ws.Read(c.ctx)
+		select {
+		case c.in <- gwIn{typ, b, err}:
+		case <-c.ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readEnded records how the client ended the connection: 1000/1001 end
+// the session; any other code, or none (a drop), keeps it.
+func (c *gwConn) readEnded(err error) {
+	if code := websocket.CloseStatus(err); code != -1 {
+		c.clientCode = code
+	} else if errors.Is(err, websocket.ErrMessageTooBig) || isReadLimitError(err) {
+		c.closeCode = websocket.StatusMessageTooBig
+	}
+	c.log(GatewayFrame{Direction: FrameIn, Op: -1, Note: "connection ended: " + closeNote(c.clientCode)})
+}
+
+func isReadLimitError(err error) bool {
+	return err != nil && bytes.Contains([]byte(err.Error()), []byte("read limited"))
+}
+
+func closeNote(code websocket.StatusCode) string {
+	if code == -1 {
+		return "no close frame (dropped)"
+	}
+	return "close " + strconv.Itoa(int(code))
+}
+
+// closeWith closes the connection with code; the session is kept or ended
+// as the code says (endsSession), before the close handshake, so that a
+// client resuming at once finds it free.
+func (c *gwConn) closeWith(code websocket.StatusCode, reason string) {
+	c.closeCode = code
+	c.log(GatewayFrame{Direction: FrameOut, Op: -1, Note: "close " + strconv.Itoa(int(code)) + ": " + reason})
+	c.releaseSession()
+	_ = c.ws.Close(code, reason)
+}
+
+// release unregisters the connection and hands its session back.
+func (c *gwConn) release() {
+	h := &c.s.gw
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.mu.Unlock()
+	c.releaseSession()
+}
+
+// releaseSession hands the connection's session back: ended when the
+// server closed with a code that ends it or the client closed with
+// 1000/1001; else kept for ResumeWindow.
+func (c *gwConn) releaseSession() {
+	h := &c.s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sess := c.sess
+	if sess == nil || sess.conn != c {
+		return
+	}
+	if sess.ended {
+		sess.conn = nil
+		return
+	}
+	end := c.clientCode == websocket.StatusNormalClosure || c.clientCode == websocket.StatusGoingAway
+	if c.closeCode != 0 && endsSession(c.closeCode) {
+		end = true
+	}
+	if end {
+		c.s.endSessionLocked(sess)
+		return
+	}
+	c.s.detachLocked(sess)
+}
+
+// armHeartbeat (re)starts the heartbeat timeout: 1.5 intervals of the
+// server's clock.
+func (c *gwConn) armHeartbeat() {
+	if c.stopHB != nil {
+		c.stopHB()
+	}
+	c.stopHB = c.s.AfterFunc(c.interval*3/2, func() {
+		select {
+		case c.hbDue <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// send writes one payload (compressed as the connection asks) and logs it.
+// Nothing is written while the connection is silenced.
+func (c *gwConn) send(op int, d []byte, seq int64, name string) error {
+	if c.silent {
+		return nil
+	}
+	frame := encodeFrame(op, d, seq, name)
+	c.log(GatewayFrame{Direction: FrameOut, Op: op, Seq: seq, Name: name, data: d})
+	return c.write(frame, op == opDispatch && (name == "READY" || name == "GUILD_CREATE" || name == "GUILD_MEMBERS_CHUNK"))
+}
+
+// write writes frame as the connection's compression asks: a binary frame
+// of the shared zlib or zstd stream, flushed; an independent zlib stream
+// for payload compression (big payloads only); else a text frame.
+func (c *gwConn) write(frame []byte, big bool) error {
+	typ, out := websocket.MessageText, frame
+	switch {
+	case c.zw != nil:
+		c.zbuf.Reset()
+		_, _ = c.zw.Write(frame)
+		_ = c.zw.Flush() // a sync flush: the message ends with 00 00 ff ff
+		typ, out = websocket.MessageBinary, c.zbuf.Bytes()
+	case c.zenc != nil:
+		c.zbuf.Reset()
+		_, _ = c.zenc.Write(frame)
+		_ = c.zenc.Flush() // flushed, the zstd frame left open
+		typ, out = websocket.MessageBinary, c.zbuf.Bytes()
+	case c.payload && big:
+		var b bytes.Buffer
+		zw := zlib.NewWriter(&b)
+		_, _ = zw.Write(frame)
+		_ = zw.Close()
+		typ, out = websocket.MessageBinary, b.Bytes()
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, gatewayWriteTimeout)
+	defer cancel()
+	return c.ws.Write(ctx, typ, out)
+}
+
+// flush writes the session's dispatches not yet written, in order.
+func (c *gwConn) flush() error {
+	h := &c.s.gw
+	for {
+		h.mu.Lock()
+		sess := c.sess
+		if c.silent || sess == nil || sess.conn != c || len(sess.buf) == 0 {
+			h.mu.Unlock()
+			return nil
+		}
+		first := sess.buf[0].seq
+		i := int(sess.written + 1 - first)
+		if i < 0 {
+			i = 0
+		}
+		if i >= len(sess.buf) {
+			h.mu.Unlock()
+			return nil
+		}
+		batch := slicesCloneEntries(sess.buf[i:min(len(sess.buf), i+64)])
+		sess.written = batch[len(batch)-1].seq
+		h.mu.Unlock()
+		for _, e := range batch {
+			if err := c.send(opDispatch, e.d, e.seq, e.name); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func slicesCloneEntries(es []gwEntry) []gwEntry { return append([]gwEntry(nil), es...) }
+
+// allowSend counts a client payload against the send limit (SendLimit per
+// 60 s of the server's clock, heartbeats included): false when over it.
+func (c *gwConn) allowSend(limit int) bool {
+	now := c.s.Now()
+	i := 0
+	for i < len(c.sends) && now.Sub(c.sends[i]) >= sendWindow {
+		i++
+	}
+	c.sends = append(c.sends[:0], c.sends[i:]...)
+	c.sends = append(c.sends, now)
+	return len(c.sends) <= limit
+}
+
+// handle acts on one client payload; a non-zero code closes the
+// connection with it.
+func (c *gwConn) handle(typ websocket.MessageType, b []byte) (websocket.StatusCode, string) {
+	f, code, reason := decodeClientFrame(typ, b)
+	c.log(GatewayFrame{Direction: FrameIn, Op: f.Op, data: redactFrame(b), size: len(b)})
+	if code != 0 {
+		return code, reason
+	}
+	h := &c.s.gw
+	h.mu.Lock()
+	limit := h.settings.SendLimit
+	h.mu.Unlock()
+	if !c.allowSend(limit) {
+		return closeRateLimited, "Rate limited: more than " + strconv.Itoa(limit) + " payloads in 60 seconds."
+	}
+	switch f.Op {
+	case opHeartbeat:
+		return c.heartbeat(f.D)
+	case opIdentify:
+		return c.identify(f.D)
+	case opResume:
+		return c.resume(f.D)
+	}
+	if c.sess == nil {
+		if knownClientOp(f.Op) {
+			return closeNotAuthenticated, "Not authenticated: send IDENTIFY or RESUME first."
+		}
+		return closeUnknownOpcode, "Unknown opcode " + strconv.Itoa(f.Op) + "."
+	}
+	switch f.Op {
+	case opPresenceUpdate:
+		return c.presence(f.D)
+	case opVoiceStateUpdate:
+		return c.voiceState(f.D)
+	case opRequestGuildMembers:
+		return c.requestMembers(f.D)
+	case opRequestSoundboard:
+		return c.requestSoundboard(f.D)
+	case opRequestChannelInfo:
+		return c.requestChannelInfo(f.D)
+	}
+	return closeUnknownOpcode, "Unknown opcode " + strconv.Itoa(f.Op) + "."
+}
+
+func knownClientOp(op int) bool {
+	switch op {
+	case opPresenceUpdate, opVoiceStateUpdate, opRequestGuildMembers, opRequestSoundboard, opRequestChannelInfo:
+		return true
+	}
+	return false
+}
+
+// heartbeat answers a beat (d null, 0 or the last sequence number) with
+// op 11, unless acks are withheld, and restarts the timeout.
+func (c *gwConn) heartbeat(d json.RawMessage) (websocket.StatusCode, string) {
+	var seq *int64
+	if err := json.Unmarshal(d, &seq); err != nil {
+		return closeUnknownOpcode, "Invalid heartbeat: d must be null or the last sequence number."
+	}
+	c.armHeartbeat()
+	h := &c.s.gw
+	h.mu.Lock()
+	if sess := c.sess; sess != nil && sess.conn == c {
+		sess.lastBeat = c.s.Now()
+		sess.beats++
+		if seq != nil {
+			sess.ackLocked(*seq)
+		}
+	}
+	h.mu.Unlock()
+	if c.withhold {
+		return 0, ""
+	}
+	if c.send(opHeartbeatACK, nil, 0, "") != nil {
+		return 0, ""
+	}
+	return 0, ""
+}
+
+// invalidSession sends op 9.
+func (c *gwConn) invalidSession(resumable bool) {
+	h := &c.s.gw
+	h.mu.Lock()
+	h.invalidSessions++
+	h.mu.Unlock()
+	d := []byte("false")
+	if resumable {
+		d = []byte("true")
+	}
+	_ = c.send(opInvalidSession, d, 0, "")
+}
+
+// presence accepts op 3 (an object); the emulator keeps no presence.
+func (c *gwConn) presence(d json.RawMessage) (websocket.StatusCode, string) {
+	var p struct {
+		Since      *int64            `json:"since"`
+		Activities []json.RawMessage `json:"activities"`
+		Status     string            `json:"status"`
+		AFK        bool              `json:"afk"`
+	}
+	if err := json.Unmarshal(d, &p); err != nil || string(d) == "null" {
+		return closeUnknownOpcode, "Invalid presence update."
+	}
+	switch p.Status {
+	case "", "online", "dnd", "idle", "invisible", "offline":
+	default:
+		return closeUnknownOpcode, "Invalid presence update: unknown status."
+	}
+	return 0, ""
+}
+
+// voiceState accepts op 4: the emulator has no voice.
+func (c *gwConn) voiceState(d json.RawMessage) (websocket.StatusCode, string) {
+	var v struct {
+		GuildID   json.RawMessage `json:"guild_id"`
+		ChannelID json.RawMessage `json:"channel_id"`
+		SelfMute  bool            `json:"self_mute"`
+		SelfDeaf  bool            `json:"self_deaf"`
+	}
+	if err := json.Unmarshal(d, &v); err != nil || string(d) == "null" || v.GuildID == nil {
+		return closeUnknownOpcode, "Invalid voice state update."
+	}
+	return 0, ""
+}

@@ -1,0 +1,474 @@
+package guildkittest
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/seed012df1e9/guildkit"
+)
+
+// gwSession is a gateway session: what IDENTIFY started and RESUME
+// continues. It outlives its connections (ResumeWindow after one ends).
+// Guarded by the hub's mu.
+type gwSession struct {
+	id             string
+	shardID        int
+	numShards      int
+	shardSent      bool
+	intents        uint64
+	properties     map[string]string
+	compression    string // the current connection's: zlib-stream, zstd-stream, payload or ""
+	largeThreshold int
+	version        string
+
+	seq     int64     // the last sequence number given
+	written int64     // the last handed to a connection
+	buf     []gwEntry // dispatches kept for writing and resuming; seq contiguous
+	conn    *gwConn   // nil while disconnected
+
+	gen        int         // counts detaches, so that an old expiry does nothing
+	stopExpire func() bool // the resume window's timer while disconnected
+
+	log        ring[GatewayFrame]
+	created    time.Time
+	url        string // "gateway" or "resume": where its current (or last) connection came
+	lastBeat   time.Time
+	beats      int
+	resumes    int
+	resumedTo  []string // URL of each resume
+	identifies int      // IDENTIFYs this session took (1)
+	ended      bool
+	interval   time.Duration
+}
+
+// gwEntry is one dispatch of a session: its sequence number, name and d,
+// shared between sessions when their payloads are the same.
+type gwEntry struct {
+	seq  int64
+	name string
+	d    []byte
+}
+
+// ackLocked trims the dispatches the client says it has (a heartbeat's
+// d), keeping those a RESUME may still ask for.
+func (sess *gwSession) ackLocked(seq int64) {
+	seq = min(seq, sess.written)
+	k := 0
+	for k < len(sess.buf) && sess.buf[k].seq <= seq {
+		k++
+	}
+	sess.trimLocked(k)
+}
+
+// trimLocked drops the first k entries.
+func (sess *gwSession) trimLocked(k int) {
+	if k <= 0 {
+		return
+	}
+	n := copy(sess.buf, sess.buf[k:])
+	clear(sess.buf[n:])
+	sess.buf = sess.buf[:n]
+}
+
+// appendLocked gives a dispatch the session's next sequence number and
+// queues it: its connection is woken, or kicked (4000) when more than
+// QueueLimit dispatches wait; a session without a connection that keeps
+// more than twice QueueLimit is ended.
+func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
+	h := &s.gw
+	sess.seq++
+	sess.buf = append(sess.buf, gwEntry{seq: sess.seq, name: name, d: d})
+	limit := h.settings.QueueLimit
+	if c := sess.conn; c != nil {
+		if sess.seq-sess.written > int64(limit) {
+			c.kick(h)
+		} else {
+			select {
+			case c.wake <- struct{}{}:
+			default:
+			}
+		}
+		if len(sess.buf) > 2*limit {
+			k := 0
+			for k < len(sess.buf)-2*limit && sess.buf[k].seq <= sess.written {
+				k++
+			}
+			sess.trimLocked(k)
+		}
+		return
+	}
+	if len(sess.buf) > 2*limit {
+		s.endSessionLocked(sess)
+	}
+}
+
+// logLocked appends a frame to the session's log.
+func (sess *gwSession) logLocked(f GatewayFrame) {
+	sess.log.push(f, 0)
+}
+
+// log records a frame of the connection: in its session's log, or kept
+// until it has one.
+func (c *gwConn) log(f GatewayFrame) {
+	f.At = c.s.Now()
+	h := &c.s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sess := c.sess; sess != nil && sess.conn == c {
+		sess.logLocked(f)
+		return
+	}
+	if len(c.prelog) < 32 {
+		c.prelog = append(c.prelog, f)
+	}
+}
+
+// attachLocked makes c the session's connection.
+func (c *gwConn) attachLocked(sess *gwSession) {
+	if sess.stopExpire != nil {
+		sess.stopExpire()
+		sess.stopExpire = nil
+	}
+	sess.conn = c
+	sess.url = c.url
+	sess.version = c.version
+	sess.compression = c.transport
+	if c.payload {
+		sess.compression = compressPayload
+	}
+	c.sess = sess
+	for _, f := range c.prelog {
+		sess.logLocked(f)
+	}
+	c.prelog = nil
+}
+
+// detachLocked leaves a session without its connection, resumable for
+// ResumeWindow of the server's clock.
+func (s *Server) detachLocked(sess *gwSession) {
+	sess.conn = nil
+	sess.gen++
+	gen := sess.gen
+	if sess.stopExpire != nil {
+		sess.stopExpire()
+	}
+	sess.stopExpire = s.AfterFunc(s.gw.settings.ResumeWindow, func() {
+		s.gw.mu.Lock()
+		defer s.gw.mu.Unlock()
+		if sess.gen == gen && sess.conn == nil && !sess.ended {
+			s.endSessionLocked(sess)
+		}
+	})
+}
+
+// endSessionLocked ends a session: a RESUME of it gets INVALID_SESSION
+// false.
+func (s *Server) endSessionLocked(sess *gwSession) {
+	if sess.ended {
+		return
+	}
+	sess.ended = true
+	sess.conn = nil
+	sess.buf = nil
+	if sess.stopExpire != nil {
+		sess.stopExpire()
+		sess.stopExpire = nil
+	}
+	delete(s.gw.sessions, sess.id)
+	if s.gw.ended == nil {
+		s.gw.ended = make(map[string]*gwSession)
+	}
+	// Ended sessions stay listed (connected false) until the list holds
+	// too many.
+	s.gw.ended[sess.id] = sess
+	s.gw.endedOrder = append(s.gw.endedOrder, sess.id)
+	for len(s.gw.endedOrder) > maxEndedSessions {
+		delete(s.gw.ended, s.gw.endedOrder[0])
+		s.gw.endedOrder = s.gw.endedOrder[1:]
+	}
+}
+
+// maxEndedSessions bounds how many ended sessions Sessions still lists.
+const maxEndedSessions = 64
+
+// identifyPayload is op 2's d.
+type identifyPayload struct {
+	Token          *string           `json:"token"`
+	Properties     map[string]any    `json:"properties"`
+	Compress       bool              `json:"compress"`
+	LargeThreshold *int              `json:"large_threshold"`
+	Shard          json.RawMessage   `json:"shard"`
+	Presence       json.RawMessage   `json:"presence"`
+	Intents        *json.Number      `json:"intents"`
+	Extra          map[string]string `json:"-"`
+}
+
+// identify checks op 2 and starts a session: 4005 on a connection that
+// already carries one, 4004 for a bad token, 4013 for unknown intent bits,
+// 4014 for privileged intents not approved, 4010 for a bad shard, 4011
+// when the shard would carry more than GuildsPerShard guilds, INVALID_SESSION
+// false beyond the identify concurrency; else READY and a GUILD_CREATE per
+// guild of the shard.
+func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
+	if c.sess != nil {
+		return closeAlreadyAuthenticated, "Already authenticated."
+	}
+	var p identifyPayload
+	if err := json.Unmarshal(d, &p); err != nil || string(d) == "null" || p.Token == nil || p.Properties == nil || p.Intents == nil {
+		return closeUnknownOpcode, "Invalid IDENTIFY: token, properties and intents are required."
+	}
+	s := c.s
+	s.mu.Lock()
+	user, ok := s.tokens[*p.Token]
+	isBot := ok && user == s.bot
+	s.mu.Unlock()
+	if !isBot {
+		return closeAuthenticationFailed, "Authentication failed."
+	}
+	intents, err := strconv.ParseUint(p.Intents.String(), 10, 64)
+	if err != nil || intents&^validIntents != 0 {
+		return closeInvalidIntents, "Invalid intent(s): a bit outside the documented intents."
+	}
+	h := &s.gw
+	h.mu.Lock()
+	approved := h.approvedLocked()
+	h.mu.Unlock()
+	if intents&PrivilegedIntents&^approved != 0 {
+		return closeDisallowedIntents, "Disallowed intent(s): a privileged intent the application is not approved for."
+	}
+	shardID, numShards, shardSent := 0, 1, p.Shard != nil && string(p.Shard) != "null"
+	if shardSent {
+		var sh []int
+		if err := json.Unmarshal(p.Shard, &sh); err != nil || len(sh) != 2 || sh[1] < 1 || sh[0] < 0 || sh[0] >= sh[1] {
+			return closeInvalidShard, "Invalid shard: [shard_id, num_shards] with 0 <= shard_id < num_shards."
+		}
+		shardID, numShards = sh[0], sh[1]
+	}
+	large := 50
+	if p.LargeThreshold != nil {
+		if *p.LargeThreshold < 50 || *p.LargeThreshold > 250 {
+			return closeUnknownOpcode, "Invalid IDENTIFY: large_threshold must be between 50 and 250."
+		}
+		large = *p.LargeThreshold
+	}
+	props := map[string]string{}
+	for k, v := range p.Properties {
+		if sv, ok := v.(string); ok {
+			if len(k) > 1 && k[0] == '$' {
+				k = k[1:]
+			}
+			props[k] = sv
+		}
+	}
+	c.payload = p.Compress && c.transport == ""
+	resumeURL := s.ensureResumeListener()
+
+	// The session is made, READY and the GUILD_CREATEs queued, under s.mu:
+	// no event emitted meanwhile is lost or put before them.
+	code, reason, refused := func() (websocket.StatusCode, string, bool) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		guilds := s.shardGuildsLocked(shardID, numShards)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		now := s.Now()
+		if !h.idents.admit(now, shardID, h.settings.MaxConcurrency, h.settings.SessionStartTotal) {
+			return 0, "", true
+		}
+		if len(guilds) > h.settings.GuildsPerShard {
+			return closeShardingRequired, "Sharding required: this shard would carry " + strconv.Itoa(len(guilds)) +
+				" guilds, more than " + strconv.Itoa(h.settings.GuildsPerShard) + ".", false
+		}
+		sess := &gwSession{
+			id: randomSessionID(), shardID: shardID, numShards: numShards, shardSent: shardSent,
+			intents: intents, properties: props, largeThreshold: large, created: now, identifies: 1,
+			interval: c.interval,
+		}
+		sess.log.max = h.settings.FrameLogSize
+		h.sessions[sess.id] = sess
+		c.attachLocked(sess)
+		s.appendLocked(sess, "READY", s.readyLocked(sess, guilds, resumeURL, applicationFlags(h.approvedLocked())))
+		for _, gs := range guilds {
+			s.appendLocked(sess, "GUILD_CREATE", s.guildCreateLocked(gs, sess))
+		}
+		return 0, "", false
+	}()
+	if refused {
+		c.payload = false
+		c.invalidSession(false)
+	}
+	return code, reason
+}
+
+// randomSessionID is a session id: 128 random bits in hex, as long as the
+// platform's.
+func randomSessionID() string {
+	t := randomToken()
+	return t[:32]
+}
+
+// shardGuildsLocked returns the guilds the bot is in that shard carries,
+// by id. The caller holds s.mu.
+func (s *Server) shardGuildsLocked(shardID, numShards int) []*guildState {
+	var out []*guildState
+	for _, gs := range sortedByID(s.guilds) {
+		if _, member := gs.members[s.bot]; !member {
+			continue
+		}
+		if shardOf(gs.guild.ID, numShards) == shardID {
+			out = append(out, gs)
+		}
+	}
+	return out
+}
+
+// shardOf is the platform's routing: (guild_id >> 22) % num_shards; an
+// event without a guild goes to shard 0.
+func shardOf(guildID guildkit.Snowflake, numShards int) int {
+	if guildID == 0 || numShards <= 1 {
+		return 0
+	}
+	return int((uint64(guildID) >> 22) % uint64(numShards))
+}
+
+// resumePayload is op 6's d.
+type resumePayload struct {
+	Token     *string `json:"token"`
+	SessionID *string `json:"session_id"`
+	Seq       *int64  `json:"seq"`
+}
+
+// resume continues a session on this connection: the dispatches after seq
+// again, with their sequence numbers, then RESUMED. A seq the session
+// never reached closes 4007 (and ends the session); an unknown, ended or
+// expired session, a wrong token, or a seq older than what is kept gets
+// INVALID_SESSION false. The session's old connection, if still open, is
+// closed with 4000 first. Accepted on a connection that already carries a
+// session (discord.js sends RESUME on the same socket after INVALID_SESSION
+// true).
+func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
+	var p resumePayload
+	if err := json.Unmarshal(d, &p); err != nil || string(d) == "null" || p.Token == nil || p.SessionID == nil || p.Seq == nil {
+		return closeUnknownOpcode, "Invalid RESUME: token, session_id and seq are required."
+	}
+	s := c.s
+	h := &s.gw
+	s.mu.Lock()
+	user, ok := s.tokens[*p.Token]
+	s.mu.Unlock()
+	h.mu.Lock()
+	sess, found := h.sessions[*p.SessionID]
+	if !ok || user != s.bot || !found || sess.ended || (len(sess.buf) > 0 && *p.Seq < sess.buf[0].seq-1) ||
+		(len(sess.buf) == 0 && *p.Seq < sess.written) {
+		h.mu.Unlock()
+		c.invalidSession(false)
+		return 0, ""
+	}
+	if *p.Seq > sess.written || *p.Seq < 0 {
+		s.endSessionLocked(sess)
+		h.mu.Unlock()
+		return closeInvalidSeq, "Invalid seq: the session never sent " + strconv.FormatInt(*p.Seq, 10) + "."
+	}
+	old := sess.conn
+	h.mu.Unlock()
+	if old != nil && old != c {
+		// The old connection is closed (4000) by its owner before the
+		// replay; its release finds the session no longer its own.
+		done := make(chan struct{})
+		select {
+		case old.ctl <- gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}:
+			<-done
+		case <-old.ctx.Done():
+		case <-c.ctx.Done():
+			return 0, ""
+		}
+	}
+	ok = func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if sess.ended || (sess.conn != nil && sess.conn != c) {
+			return false
+		}
+		if cur := c.sess; cur != nil && cur != sess && cur.conn == c {
+			s.detachLocked(cur)
+		}
+		if sess.compression == compressPayload && c.transport == "" {
+			c.payload = true
+		}
+		c.attachLocked(sess)
+		sess.written = *p.Seq
+		sess.resumes++
+		sess.resumedTo = append(sess.resumedTo, c.url)
+		if len(sess.resumedTo) > 16 {
+			sess.resumedTo = sess.resumedTo[1:]
+		}
+		s.appendLocked(sess, "RESUMED", []byte(`{"_trace":["guildkittest"]}`))
+		return true
+	}()
+	if !ok {
+		c.invalidSession(false)
+	}
+	return 0, ""
+}
+
+// botJoinedLocked sends GUILD_CREATE for a guild the bot joined to the
+// sessions whose shard carries it (intent GUILDS); a session that would
+// then carry more than GuildsPerShard guilds is closed with 4011 instead
+// (sharding required), as the platform does. The caller holds s.mu.
+func (s *Server) botJoinedLocked(gs *guildState) {
+	h := &s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, sess := range h.sessions {
+		if shardOf(gs.guild.ID, sess.numShards) != sess.shardID {
+			continue
+		}
+		if s.overShardLimitLocked(sess) {
+			continue
+		}
+		if sess.intents&intentGuilds == 0 {
+			sess.logLocked(GatewayFrame{At: s.Now(), Direction: FrameNotSent, Op: opDispatch, Name: "GUILD_CREATE", Note: "intents: needs GUILDS"})
+			continue
+		}
+		s.appendLocked(sess, "GUILD_CREATE", s.guildCreateLocked(gs, sess))
+	}
+}
+
+// overShardLimitLocked ends sess and closes its connection with 4011 when
+// its shard carries more than GuildsPerShard guilds. The caller holds s.mu
+// and the hub's mu.
+func (s *Server) overShardLimitLocked(sess *gwSession) bool {
+	n := len(s.shardGuildsLocked(sess.shardID, sess.numShards))
+	limit := s.gw.settings.GuildsPerShard
+	if n <= limit {
+		return false
+	}
+	c := sess.conn
+	s.endSessionLocked(sess)
+	if c != nil {
+		c.closeAsync(&s.gw, closeShardingRequired, "Sharding required: this shard carries "+strconv.Itoa(n)+
+			" guilds, more than "+strconv.Itoa(limit)+".")
+	}
+	return true
+}
+
+// enforceShardLimitLocked closes with 4011 every session whose shard
+// carries more guilds than GuildsPerShard. The caller holds s.mu and the
+// hub's mu.
+func (s *Server) enforceShardLimitLocked() {
+	for _, sess := range h2list(s.gw.sessions) {
+		s.overShardLimitLocked(sess)
+	}
+}
+
+func h2list(m map[string]*gwSession) []*gwSession {
+	out := make([]*gwSession, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
