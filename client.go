@@ -142,6 +142,8 @@ type Client struct {
 	// Commands registers the application's commands, globally and in
 	// guilds.
 	Commands *CommandService
+	// Applications reads the bot's application (its id, for Commands).
+	Applications *ApplicationService
 	// Gateway finds the real-time gateway (GET /gateway, GET /gateway/bot).
 	Gateway *GatewayService
 }
@@ -352,6 +354,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Webhooks = (*WebhookService)(&s)
 	c.Interactions = (*InteractionService)(&s)
 	c.Commands = (*CommandService)(&s)
+	c.Applications = (*ApplicationService)(&s)
 	c.Gateway = (*GatewayService)(&s)
 	return c, nil
 }

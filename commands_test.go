@@ -315,6 +315,12 @@ func TestCommandRoutes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, out, "an empty list deletes every global command")
 
+	// The application's id, as the bot finds it.
+	me, err := c.Applications.GetCurrent(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, app, me.ID)
+	assert.Equal(t, srv.Application().PublicKeyHex(), me.VerifyKey)
+
 	// Another application's commands are not the bot's to manage.
 	_, err = c.Commands.List(ctx, app+1, nil)
 	require.ErrorIs(t, err, guildkit.ErrForbidden)
@@ -447,6 +453,10 @@ var (
 	})
 	_ = registerLedger("Delete Guild Application Command", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
 		return c.Commands.DeleteGuild(ctx, srv.Application().ID, 1, 1)
+	})
+	_ = registerLedger("Get Current Bot Application Information", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
+		_, err := c.Applications.GetCurrent(ctx)
+		return err
 	})
 	_ = registerLedger("Bulk Overwrite Guild Application Commands", func(ctx context.Context, srv *guildkittest.Server, c *guildkit.Client) error {
 		_, err := c.Commands.BulkOverwriteGuild(ctx, srv.Application().ID, 1, nil)

@@ -82,7 +82,9 @@ func (r *SyncResult) String() string {
 }
 
 // Sync makes the application's registered commands exactly the declared
-// ones: globally when guildID is 0, else in that guild (guild commands
+// ones, for the application applicationID (0: the client's own, read
+// first from GET /oauth2/applications/@me): globally when guildID is 0,
+// else in that guild (guild commands
 // take effect at once; global ones reach clients as they refresh). It
 // checks the declarations ([guildkit.ValidateCommands]: nothing is sent
 // when one is invalid), lists what is registered (with localizations),
@@ -101,6 +103,13 @@ func (h *Handler) Sync(ctx context.Context, applicationID, guildID guildkit.Snow
 	}
 	if err := guildkit.ValidateCommands(scope, decl); err != nil {
 		return nil, err
+	}
+	if applicationID == 0 {
+		app, err := h.client.Applications.GetCurrent(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("interactions: sync: reading the application's id: %w", err)
+		}
+		applicationID = app.ID
 	}
 	c := h.client.Commands
 	params := &guildkit.CommandListParams{WithLocalizations: guildkit.Some(true)}

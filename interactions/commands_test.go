@@ -341,8 +341,10 @@ func TestContextMenuCommands(t *testing.T) {
 		m := r.Interaction.Resolved.Messages[id]
 		return r.ReplyEphemeral(ctx, "quoted: "+m.Content)
 	})
-	_, err := l.h.Sync(ctx, l.srv.Application().ID, 0)
+	res, err := l.h.Sync(ctx, 0, 0) // 0: the client's own application, looked up
 	require.NoError(t, err)
+	require.Len(t, res.Commands, 2)
+	assert.Equal(t, l.srv.Application().ID, res.Commands[0].ApplicationID)
 	out, err := l.srv.RunUserCommand(ctx, l.ada, l.ch, "High Five", l.bob)
 	require.NoError(t, err)
 	assert.Equal(t, "message (ephemeral): high five, bob", out.String())

@@ -27,7 +27,7 @@ func serveGateway(ctx context.Context, out io.Writer, getenv func(string) string
 		return err
 	}
 	b.register(h)
-	appID, _ := guildkit.ParseSnowflake(getenv("GUILDKIT_APPLICATION_ID")) // 0 when unset: nothing is registered
+	appID, _ := guildkit.ParseSnowflake(getenv("GUILDKIT_APPLICATION_ID")) // 0 when unset: the token's own
 	if err := syncCommands(ctx, out, h, appID, getenv); err != nil {
 		return err
 	}

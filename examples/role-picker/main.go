@@ -22,11 +22,12 @@
 // GUILDKIT_BASE_URL with GUILDKIT_TOKEN, or, with no token, to an in-memory
 // server it starts, so the endpoint can be tried alone:
 //
-//	GUILDKIT_PUBLIC_KEY=... GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... GUILDKIT_APPLICATION_ID=... go run ./examples/role-picker
+//	GUILDKIT_PUBLIC_KEY=... GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... go run ./examples/role-picker
 //
 // At start it registers /roles (declared once, beside its handler) with
 // the platform, globally or in GUILDKIT_GUILD_ID's guild, writing only
-// when the declaration changed.
+// when the declaration changed (GUILDKIT_APPLICATION_ID names the
+// application; by default the token's own).
 //
 // With GUILDKIT_TOKEN but no GUILDKIT_PUBLIC_KEY (an application without an
 // interactions endpoint URL), it receives its interactions over the
@@ -343,13 +344,10 @@ func serve(ctx context.Context, out io.Writer, getenv func(string) string) error
 }
 
 // syncCommands registers the declared commands at start for the
-// application appID: globally, or in GUILDKIT_GUILD_ID's guild (where they
-// take effect at once). It writes only when they changed.
+// application appID (0: the token's own, which Sync looks up): globally,
+// or in GUILDKIT_GUILD_ID's guild (where they take effect at once). It
+// writes only when they changed.
 func syncCommands(ctx context.Context, out io.Writer, h *interactions.Handler, appID guildkit.Snowflake, getenv func(string) string) error {
-	if appID == 0 {
-		fmt.Fprintln(out, "no GUILDKIT_APPLICATION_ID: /roles is not registered")
-		return nil
-	}
 	var guildID guildkit.Snowflake
 	if v := getenv("GUILDKIT_GUILD_ID"); v != "" {
 		var err error
