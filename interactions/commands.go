@@ -212,7 +212,7 @@ func SameCommand(scope guildkit.CommandScope, d guildkit.CommandCreateParams, r 
 
 // canonical is a declaration in one spelling of each meaning.
 func canonical(scope guildkit.CommandScope, p guildkit.CommandCreateParams) guildkit.CommandCreateParams {
-	p = cloneParams(p)
+	p.Options = copyOptions(p.Options) // the rest is replaced, never written into
 	p.ID = guildkit.Opt[guildkit.Snowflake]{}
 	p.Type = guildkit.Some(p.Type.Or(guildkit.CommandTypeChatInput))
 	if p.NSFW.Or(false) {
@@ -243,6 +243,21 @@ func canonical(scope guildkit.CommandScope, p guildkit.CommandCreateParams) guil
 	}
 	p.Options = canonicalOptions(p.Options)
 	return p
+}
+
+// copyOptions copies an option tree deeply enough for canonicalOptions to
+// change it: the slices it writes into.
+func copyOptions(opts []guildkit.CommandOptionDefinition) []guildkit.CommandOptionDefinition {
+	if opts == nil {
+		return nil
+	}
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].FileTypes = slices.Clone(out[i].FileTypes)
+		out[i].Choices = slices.Clone(out[i].Choices)
+		out[i].Options = copyOptions(out[i].Options)
+	}
+	return out
 }
 
 func canonicalOptions(opts []guildkit.CommandOptionDefinition) []guildkit.CommandOptionDefinition {
