@@ -54,6 +54,10 @@ func TestInspectorCommandPalette(t *testing.T) {
 		}
 		return r.Suggest(ctx, out...)
 	})
+	h.Command(guildkit.CommandCreateParams{Type: guildkit.Some(guildkit.CommandTypeUser), Name: "High Five"}, func(ctx context.Context, r *interactions.Request) error {
+		target := r.Interaction.Resolved.Users[r.Interaction.Command.TargetID.Or(0)]
+		return r.ReplyEphemeral(ctx, "High five to "+target.Username)
+	})
 	res, err := h.Sync(t.Context(), srv.Application().ID, g.ID)
 	require.NoError(t, err)
 	require.True(t, res.Wrote)
@@ -117,6 +121,14 @@ func TestInspectorCommandPalette(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, refusal, "no command /nope is registered")
 	assert.Equal(t, delivered, len(srv.Deliveries()), "an unregistered command is not delivered")
+
+	// A USER command, from a member's Apps menu.
+	bob := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "bob"}})
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#refresh`)),
+		chromedp.WaitVisible(`//select[@data-user-id="`+bob.User.ID.String()+`"]`)))
+	require.NoError(t, clickPage(ctx, `(() => { const s = document.querySelector('select[data-user-id="`+bob.User.ID.String()+`"]'); if (!s) return false;
+		s.value = "High Five"; s.dispatchEvent(new Event("change")); return true; })()`))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//div[@id="outcome"]//*[text()="High five to bob"]`)))
 
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)

@@ -6,9 +6,9 @@
 // number, true/false, a member, role or channel of the guild, a file);
 // choices are a closed list; an autocomplete option asks the bot for
 // suggestions as the member types; required options, ranges and lengths
-// are checked before anything is sent. USER commands are offered with a
-// member to run them on, MESSAGE commands on each of the application's
-// messages. Everything goes through the control API: GET api/commands and
+// are checked before anything is sent. USER commands are offered on each
+// member of the guild (an Apps menu in the Guilds pane, and in the palette
+// with a member to choose), MESSAGE commands on each message. Everything goes through the control API: GET api/commands and
 // POST api/interactions (kinds "command" and "autocomplete").
 "use strict";
 
@@ -263,12 +263,35 @@ function messageCommandsFor(article) {
   article.append(s);
 }
 
+// userCommandsFor adds an "Apps" menu to each member of the channel's
+// guild in the Guilds pane: the USER commands the member acted as may use.
+function userCommandsFor() {
+  const cmds = palette.commands.filter((c) => c.type === 2);
+  const guild = page.guildOfChannel.get(document.getElementById("command-channel").value);
+  if (cmds.length === 0 || !guild) return;
+  const box = document.querySelector('#guilds .guild[data-guild="' + guild.guild.id + '"]');
+  if (!box) return;
+  for (const row of box.querySelectorAll("table.members tbody tr")) {
+    const id = row.querySelector("code.id");
+    if (!id || row.querySelector(".apps-menu")) continue;
+    const s = el("select", { class: "apps-menu", "aria-label": "Apps", "data-user-id": id.textContent }, el("option", { value: "", text: "Apps…" }),
+      cmds.map((c) => el("option", { value: c.name, text: c.name })));
+    s.addEventListener("change", () => {
+      if (!s.value) return;
+      act({ kind: "command", command_type: 2, name: s.value, target_id: id.textContent, channel_id: document.getElementById("command-channel").value });
+      s.value = "";
+    });
+    row.firstChild.append(" ", s);
+  }
+}
+
 // The hooks: the palette follows the channel and the member, and the
-// messages get their Apps menu each time they are drawn.
+// messages and members get their Apps menus each time they are drawn.
 const drawMessages = renderMessages;
 renderMessages = function (st) { // eslint-disable-line no-global-assign
   drawMessages(st);
   for (const a of document.querySelectorAll("#messages article[data-message]")) messageCommandsFor(a);
+  userCommandsFor();
 };
 const drawPickers = renderPickers;
 renderPickers = function (st) { // eslint-disable-line no-global-assign
