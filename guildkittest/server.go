@@ -40,6 +40,13 @@
 // [Server.AdvanceClock] moves, so code with deadlines is tested without
 // sleeping.
 //
+// It stores each application's commands, globally and per guild, behind
+// the platform's application-command routes, checked with the SDK's rules
+// and held to the platform's limits; a user runs one ([Server.RunCommand],
+// [Server.Run], [Server.Autocomplete], [Server.RunUserCommand],
+// [Server.RunMessageCommand]) only when it is registered where it is run
+// and with the options the platform's client would send.
+//
 // All methods are safe for concurrent use. Seeding methods panic on
 // impossible input (an unknown guild id, for example), as
 // httptest.NewRequest does: they are for test set-up.

@@ -66,7 +66,10 @@
 //	                     the platform delivers them. It is checked at start as the platform
 //	                     checks an endpoint when it is saved (a signed PING must get PONG, a
 //	                     PING with a bad signature 401) and the verdict is printed; until
-//	                     the endpoint answers, it is checked again every 2 seconds
+//	                     the endpoint answers, it is checked again every 2 seconds. A
+//	                     command runs only once the bot has registered it (the
+//	                     application-command routes, as on the platform); the page's
+//	                     command palette offers the registered ones
 //	-heartbeat-interval D
 //	                     HELLO's heartbeat_interval (default 41.25s, the platform's); a
 //	                     connection that sends no heartbeat for 1.5 intervals is closed (4000)
