@@ -23,8 +23,10 @@ type declared struct {
 // Command declares the command def and registers fn for it (as
 // [Handler.HandleCommand] does for def.Name): [Handler.Sync] registers the
 // declared commands with the platform. def is checked when Sync runs (a
-// [*guildkit.ValidationError] before anything is sent). Command panics on
-// a nil fn or a name declared or handled twice, as http.ServeMux does.
+// [*guildkit.ValidationError] before anything is sent). Commands are routed
+// by name whatever their type, so a USER or MESSAGE command needs a name
+// of its own. Command panics on a nil fn or a name declared or handled
+// twice, as http.ServeMux does.
 func (h *Handler) Command(def guildkit.CommandCreateParams, fn HandlerFunc) {
 	h.commands.add("command", def.Name, fn)
 	h.declaredMu.Lock()
