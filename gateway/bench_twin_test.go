@@ -27,7 +27,8 @@ import (
 // and a stream of GUILD_MEMBER_ADD. Each reads messages replayed from
 // memory by a fake connection, so that only the client's work is measured.
 //
-//	go test -run '^$' -bench 'Gateway' -benchmem -cpu 1 ./gateway/
+//	go test -run '^$' -bench '^BenchmarkGateway' -benchmem -cpu 1 ./gateway/
+//	scripts/bench-gateway.sh   # the medians of 3 runs, as guildkit/twin ratios
 //
 // events/s is per core with -cpu 1.
 
@@ -116,7 +117,9 @@ func newStream(t testing.TB, msgs [][]byte, compress bool) stream {
 }
 
 // dial opens a client connection that reads s.
-func dial(b *testing.B, s stream) *websocket.Conn {
+func dial(b *testing.B, s stream) *websocket.Conn { return dialTB(b, s) }
+
+func dialTB(b testing.TB, s stream) *websocket.Conn {
 	r := &replay{frames: s.frames}
 	ws, _, err := websocket.Dial(context.Background(), "ws://gateway.invalid/?v=10&encoding=json", &websocket.DialOptions{
 		HTTPClient: &http.Client{Transport: r},
@@ -170,8 +173,8 @@ func runGatewayBench(b *testing.B, s stream, newReader func(ws *websocket.Conn) 
 	}
 }
 
-// ourReader is the shard's read path: what conn.read does with each
-// message, up to the event handed to the owner.
+// ourReader is the shard's read path: conn.read's receive, up to the
+// event handed to the owner.
 type ourReader struct {
 	ws *websocket.Conn
 	z  *zlibStream
@@ -179,29 +182,12 @@ type ourReader struct {
 }
 
 func (r *ourReader) next(ctx context.Context) error {
-	for {
-		typ, data, err := r.mr.read(ctx, r.ws)
-		if err != nil {
-			return err
-		}
-		msg := data
-		if r.z != nil && typ == websocket.MessageBinary {
-			out, err := r.z.write(data)
-			if err != nil {
-				return err
-			}
-			if out == nil {
-				continue
-			}
-			msg = out
-		}
-		m := readMessage(msg)
-		if m.skip != nil || m.decodeErr != nil || m.ev == nil {
-			return errors.Join(m.skip, m.decodeErr, errors.New("no event"))
-		}
-		benchSink = m.ev
-		return nil
+	m := receive(ctx, r.ws, &r.mr, r.z)
+	if m.err != nil || m.skip != nil || m.decodeErr != nil || m.ev == nil {
+		return errors.Join(m.err, m.skip, m.decodeErr, errors.New("no event"))
 	}
+	benchSink = m.ev
+	return nil
 }
 
 var benchSink any
@@ -524,5 +510,53 @@ func BenchmarkGatewayMemberAdd(b *testing.B) {
 		b.Run("twin/"+name, func(b *testing.B) {
 			runGatewayBench(b, s, func(ws *websocket.Conn) reader { return &twinReader{ws: ws} })
 		})
+	}
+}
+
+// TestBenchmarkReadersAgree reads the benchmarks' streams to their end with
+// both readers and checks they decode the same events, so that the
+// benchmarks compare equal work.
+func TestBenchmarkReadersAgree(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		for _, msgs := range [][][]byte{guildCreateMessages(t, 2), memberAddMessages(t, 50)} {
+			s := newStream(t, msgs, compress)
+			var ours, twins []string
+			for _, side := range []string{"guildkit", "twin"} {
+				ws := dialTB(t, s)
+				var r reader
+				if side == "twin" {
+					r = &twinReader{ws: ws}
+				} else {
+					or := &ourReader{ws: ws}
+					if compress {
+						or.z = newZlibStream(int(DefaultReadLimit))
+					}
+					r = or
+				}
+				for range s.count {
+					require.NoError(t, r.next(context.Background()), "%s zlib=%v", side, compress)
+					var id string
+					switch e := benchSink.(type) {
+					case *GuildCreate:
+						id = e.Members[len(e.Members)-1].User.ID.String() + " " + itoa(len(e.Members))
+					case *GuildMemberAdd:
+						id = e.User.ID.String() + " " + e.GuildID.String()
+					case *twinGuildCreate:
+						id = e.Members[len(e.Members)-1].User.ID + " " + itoa(len(e.Members))
+					case *twinGuildMemberAdd:
+						id = e.User.ID + " " + e.GuildID
+					default:
+						t.Fatalf("%T", e)
+					}
+					if side == "twin" {
+						twins = append(twins, id)
+					} else {
+						ours = append(ours, id)
+					}
+				}
+				ws.CloseNow()
+			}
+			require.Equal(t, ours, twins)
+		}
 	}
 }

@@ -56,17 +56,27 @@ func (c *conn) read(z *zlibStream) {
 	defer c.cancel()
 	var mr messageReader
 	for {
-		typ, data, err := mr.read(c.ctx, c.ws)
-		if err != nil {
-			c.post(inbound{err: err})
+		m := receive(c.ctx, c.ws, &mr, z)
+		if !c.post(m) || m.err != nil {
 			return
+		}
+	}
+}
+
+// receive reads the connection until one gateway message is whole (with
+// zlib-stream, until a message ends in the sync flush) and decodes it; an
+// inbound with err set ends the connection. The benchmarks measure it.
+func receive(ctx context.Context, ws *websocket.Conn, mr *messageReader, z *zlibStream) inbound {
+	for {
+		typ, data, err := mr.read(ctx, ws)
+		if err != nil {
+			return inbound{err: err}
 		}
 		msg := data
 		if z != nil && typ == websocket.MessageBinary {
 			out, err := z.write(data)
 			if err != nil {
-				c.post(inbound{err: err, badStream: true})
-				return
+				return inbound{err: err, badStream: true}
 			}
 			if out == nil {
 				continue
@@ -79,9 +89,7 @@ func (c *conn) read(z *zlibStream) {
 		// behind.
 		m := readMessage(msg)
 		m.f.D = nil
-		if !c.post(m) {
-			return
-		}
+		return m
 	}
 }
 

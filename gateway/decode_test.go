@@ -402,3 +402,13 @@ func typedEventOf(name string) Event {
 	}
 	return nil
 }
+
+// Every event the interface's operations emit has a typed event.
+func TestEveryEmittedEventIsTyped(t *testing.T) {
+	t.Parallel()
+	names := append([]guildkit.EventName{guildkit.EventMessageCreate, guildkit.EventMessageUpdate, guildkit.EventMessageDelete}, guildkit.Events...)
+	for _, name := range names {
+		assert.Contains(t, eventDecoders, name.String())
+		assert.Contains(t, eventNames, name.String())
+	}
+}

@@ -157,7 +157,10 @@
 //
 // IDENTIFYs wait on a [ratelimit.IdentifyLimiter]: one per
 // shard_id % max_concurrency per 5 s, in order, and the daily session-start
-// budget from GET /gateway/bot ([WithClient]). When the budget is down to
+// budget from GET /gateway/bot ([WithClient]). The wait starts once HELLO
+// came, with the connection heartbeating meanwhile (as discord.js does), so
+// a connection that fails, or is lost during the wait, spends no session
+// start and holds no key. When the budget is down to
 // its reserve the shard stops identifying and fails with an error wrapping
 // [ratelimit.ErrIdentifyBudget] rather than risk the token being reset.
 //
@@ -176,4 +179,53 @@
 // (slog, [WithLogger]) and through [guildkit.Observer]'s Gateway function
 // ([WithObserver]). The token appears in none of them, nor in errors or in
 // any fmt verb of a Shard.
+//
+// # Running many shards
+//
+// A bot in more guilds than one session may carry (2,500) runs shards: the
+// platform sends guild_id's events to shard (guild_id >> 22) % num_shards
+// ([ShardFor]) and DMs to shard 0. A [Manager] runs a set of them: all of
+// num_shards, or a range when processes split the work ([WithShardIDs],
+// [ShardRange]); num_shards is given ([WithShardCount]) or taken from GET
+// /gateway/bot. It starts them bucket by bucket as the platform asks
+// ([Buckets]: shards [b×max_concurrency, (b+1)×max_concurrency) together,
+// a bucket per 5 s, plus a half-second margin for transit), so the last of
+// N shards starts (ceil(N / max_concurrency) − 1) × 5.5 s after the first
+// (64 at max_concurrency 16: 16.5 s) and no IDENTIFY is refused; hands every
+// shard's events to one set of functions (gateway.On(manager, ...)), each
+// shard's in order; reports each shard's status ([Manager.States],
+// [WithStatusObserver]); and returns every shard's session on
+// [Manager.Close] for [WithSessions] to resume on the next start, so a
+// redeploy costs no IDENTIFY. [Manager.Sessions] is a checkpoint to save
+// now and then, for a process that dies without Close.
+//
+//	m, err := gateway.NewManager(token,
+//		gateway.WithShardCount(16), gateway.WithShardIDs(gateway.ShardRange(4, 8)...), // this process: shards 4-7
+//		gateway.WithShardOptions(gateway.WithClient(rest), gateway.WithIdentifyLimiter(limiter)))
+//	gateway.On(m, func(ctx context.Context, e *gateway.GuildMemberAdd) { ... })
+//	err = m.Open(ctx)
+//
+// Processes that share a token must share one identify limiter: the Redis
+// one (module ratelimit/redisstore, [redisstore.NewIdentifyLimiter]) keeps
+// the rate-limit keys, their queues and the daily budget where every
+// process sees them. A process that dies mid-identify holds its key for the
+// lease (15 s), no longer. What a Redis outage costs: while Redis is
+// unavailable no process starts a new session (the limiter waits, and
+// tries Redis every second), and a process that saw the outage waits 20 s
+// (a lease and a window) after it began before its next IDENTIFY, in case
+// Redis came back without its keys. Connected shards, and shards that
+// resume, go on. So an outage delays new sessions by its length plus up to
+// 20 s; it never lets two processes identify on one key in one window, and
+// never spends the daily budget blind.
+//
+// Resharding without a gap: on a 4011 close (sharding required), or when
+// asked ([Manager.Reshard]), the manager starts the new set alongside the
+// old one, hands each guild's events to the new set once the new shard
+// owning it has it (its GUILD_CREATE came), then ends the old set. Both
+// sets receive a guild's events during the overlap: each is delivered once,
+// by whichever set had it first, and the other copy is suppressed; one it
+// cannot tell apart is delivered and counted ([Manager.Stats]). Resharding
+// needs the manager to run every shard.
+//
+// [redisstore.NewIdentifyLimiter]: https://pkg.go.dev/github.com/seed012df1e9/guildkit/ratelimit/redisstore#NewIdentifyLimiter
 package gateway

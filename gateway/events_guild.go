@@ -15,7 +15,7 @@ import (
 // GUILD_PRESENCES (or in a guild over 75,000 members) only the bot itself
 // and members in voice; otherwise every member of a small guild, and in a
 // large one those online, holding a role or a nickname, or in voice. The
-// rest come from [Client.RequestGuildMembers] (op 8), as GUILD_MEMBERS_CHUNK.
+// rest come from [Shard.RequestGuildMembers] (op 8), as GUILD_MEMBERS_CHUNK.
 type GuildCreate struct {
 	guildkit.Guild
 	// JoinedAt is when the bot joined the guild.

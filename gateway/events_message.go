@@ -60,7 +60,9 @@ func (*MessageDelete) EventName() string { return "MESSAGE_DELETE" }
 // endpoint URL (with one, interactions go there instead, never both). No
 // intent gates it. The interaction is the same object as an HTTP delivery,
 // token included; answer it through the callback route within 3 seconds
-// ([guildkit.InteractionService], or the interactions package's router).
+// ([guildkit.InteractionService]), or hand it to the interactions package's
+// router with [OnInteraction], which answers with the same functions as an
+// HTTP endpoint.
 //
 // fmt and slog print it without its token.
 type InteractionCreate struct {

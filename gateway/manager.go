@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/ratelimit"
@@ -113,9 +114,23 @@ type Manager struct {
 	set     *shardSet // the set events come from
 	next    *shardSet // during a reshard: the set taking over
 	closed  bool
-	route   *handoff // during a reshard: which set delivers each guild's events
+	route   *handoff                    // during a reshard: which set delivers each guild's events
+	known   map[guildkit.Snowflake]bool // guilds whose GUILD_CREATE the handlers were given
 
 	stats managerStats
+
+	life     context.Context // ended by Close and End: bounds a reshard the manager starts itself
+	endLife  context.CancelFunc
+	auto     *autoReshard // the reshard a 4011 started, while it runs
+	lastAuto *autoReshard // the last one
+	autoWG   sync.WaitGroup
+}
+
+// autoReshard is a reshard the manager started itself after a 4011.
+type autoReshard struct {
+	from *shardSet // the set it replaces
+	done chan struct{}
+	err  error
 }
 
 type managerStats struct {
@@ -130,6 +145,30 @@ type shardSet struct {
 	shards map[int]*Shard
 	ids    []int
 	states map[int]Status // last status reported, for the observer
+	ready  map[int]bool   // shards whose READY or RESUMED came: they have a session
+	// identified is when each shard last took its identify key, just before
+	// its IDENTIFY: nothing delivered before can be in its session.
+	identified map[int]time.Time
+}
+
+// identifyMark wraps the manager's identify limiter: it notes when each
+// shard took its key, just before it sends IDENTIFY.
+type identifyMark struct {
+	ratelimit.IdentifyLimiter
+	m   *Manager
+	set *shardSet
+}
+
+func (l identifyMark) Acquire(ctx context.Context, token string, shardID, maxConcurrency int) (func(), error) {
+	done, err := l.IdentifyLimiter.Acquire(ctx, token, shardID, maxConcurrency)
+	if err == nil {
+		// Before the IDENTIFY goes: nothing delivered before this
+		// instant can be in the session it starts.
+		l.m.mu.Lock()
+		l.set.identified[shardID] = time.Now()
+		l.m.mu.Unlock()
+	}
+	return done, err
 }
 
 // NewManager returns a manager of token's shards (a bot token without the
@@ -138,7 +177,8 @@ func NewManager(token string, opts ...ManagerOption) (*Manager, error) {
 	if token == "" {
 		return nil, errors.New("gateway: NewManager: a bot token is required")
 	}
-	m := &Manager{token: token, handlers: NewMux()}
+	m := &Manager{token: token, handlers: NewMux(), known: make(map[guildkit.Snowflake]bool)}
+	m.life, m.endLife = context.WithCancel(context.Background())
 	for _, o := range opts {
 		if err := o(&m.cfg); err != nil {
 			return nil, err
@@ -268,7 +308,8 @@ func (m *Manager) resolve(ctx context.Context) error {
 	if m.limiter == nil {
 		// One limiter for every shard: each shard's own would space
 		// nothing.
-		m.limiter = ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: m.base.clock})
+		m.limiter = ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: m.base.clock,
+			Window: ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin})
 	}
 	if m.base.rest != nil && (m.count == 0 || m.maxConc == 0) {
 		gb, err := m.base.rest.Gateway.GetBot(ctx)
@@ -302,7 +343,8 @@ func (m *Manager) resolve(ctx context.Context) error {
 // newSet makes the shards ids of count (not opened), resuming the sessions
 // given for that count.
 func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shardSet, error) {
-	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids, states: make(map[int]Status)}
+	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids,
+		states: make(map[int]Status), ready: make(map[int]bool), identified: make(map[int]time.Time)}
 	intents := m.base.intents
 	if !m.base.intentsSet {
 		intents = m.handlers.Intents()
@@ -312,7 +354,7 @@ func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shard
 		OnAny(own, func(ctx context.Context, ev Event) { m.deliver(ctx, set, id, ev) })
 		opts := append([]Option(nil), m.cfg.shardOpts...)
 		opts = append(opts, WithShard(id, count), WithMux(own), WithIntents(intents),
-			WithIdentifyLimiter(m.limiter), WithMaxConcurrency(m.maxConc), m.observer(set, id))
+			WithIdentifyLimiter(identifyMark{m.limiter, m, set}), WithMaxConcurrency(m.maxConc), m.observer(set, id))
 		if s, ok := sessions[id]; ok && s.Shard[1] == count {
 			opts = append(opts, WithSession(&s))
 		}
@@ -334,6 +376,9 @@ func (m *Manager) observer(set *shardSet, id int) Option {
 			user.Gateway(ctx, e)
 		}
 		m.report(set, id)
+		if e.Signal == guildkit.GatewayFatal && e.Code == int(CloseShardingRequired) {
+			m.shardingRequired(set)
+		}
 	}})
 }
 
@@ -388,9 +433,47 @@ func (m *Manager) Open(ctx context.Context) error {
 	err = m.openSet(ctx, set)
 	var ce *CloseError
 	if errors.As(err, &ce) && ce.Code == CloseShardingRequired && m.cfg.ids == nil {
-		return m.Reshard(ctx, m.grownCount(ctx))
+		if a := m.shardingRequired(set); a != nil {
+			select {
+			case <-a.done:
+				return a.err
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 	}
 	return err
+}
+
+// shardingRequired starts a reshard to a larger count after a shard of set
+// was closed with 4011 (at IDENTIFY, or live, when the bot joined guilds),
+// unless one runs already; it returns the running one. A manager that runs
+// a part of the shards cannot reshard: the shard stays failed (see
+// [Manager.States]).
+func (m *Manager) shardingRequired(set *shardSet) *autoReshard {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.auto != nil {
+		return m.auto
+	}
+	if m.set != set && m.lastAuto != nil && m.lastAuto.from == set {
+		return m.lastAuto // done already: set was replaced
+	}
+	if m.closed || m.cfg.ids != nil || m.next != nil || m.set != set {
+		return nil
+	}
+	a := &autoReshard{done: make(chan struct{}), from: set}
+	m.auto, m.lastAuto = a, a
+	m.autoWG.Add(1)
+	go func() {
+		defer m.autoWG.Done()
+		a.err = m.Reshard(m.life, m.grownCount(m.life))
+		m.mu.Lock()
+		m.auto = nil
+		m.mu.Unlock()
+		close(a.done)
+	}()
+	return a
 }
 
 // openSet opens set's shards bucket by bucket: every shard of a bucket at
@@ -439,6 +522,7 @@ func (m *Manager) grownCount(ctx context.Context) int {
 // the next run to resume, spending no IDENTIFY. The sessions hold no token.
 func (m *Manager) Close(ctx context.Context) ([]Session, error) {
 	sets := m.stop()
+	defer m.autoWG.Wait()
 	var out []Session
 	var errs []error
 	var mu sync.Mutex
@@ -466,6 +550,7 @@ func (m *Manager) Close(ctx context.Context) ([]Session, error) {
 
 // End closes every shard with 1000, ending the sessions for good.
 func (m *Manager) End(ctx context.Context) error {
+	defer m.autoWG.Wait()
 	var errs []error
 	for _, set := range m.stop() {
 		errs = append(errs, endSet(ctx, set))
@@ -487,8 +572,10 @@ func endSet(ctx context.Context, set *shardSet) error {
 	return errors.Join(errs...)
 }
 
-// stop marks the manager closed and returns its sets.
+// stop marks the manager closed, ends a reshard it started itself, and
+// returns its sets.
 func (m *Manager) stop() []*shardSet {
+	m.endLife()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
@@ -499,6 +586,14 @@ func (m *Manager) stop() []*shardSet {
 		}
 	}
 	return sets
+}
+
+// clock is the shards' clock.
+func (m *Manager) clock() Clock {
+	if m.base.clock != nil {
+		return m.base.clock
+	}
+	return systemClock{}
 }
 
 // logger is where the manager logs a handler's panic.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -21,11 +22,15 @@ type handoff struct {
 	moved     map[guildkit.Snowflake]bool
 	waiting   map[guildkit.Snowflake]bool // guilds of the new set's READYs not yet moved
 	readyNew  map[int]bool                // new shards whose READY came
-	oldSent   map[guildkit.Snowflake]map[string]int
-	newSent   map[guildkit.Snowflake]map[string]int
+	oldSent   noted
+	newSent   noted
 	complete  chan struct{} // closed when every new shard is ready and has its guilds
 	done      bool
 }
+
+// reshardGrace is how long after the old set ended a new set's events are
+// still matched against what the old set delivered.
+const reshardGrace = 5 * time.Second
 
 // maxNoted bounds the events noted per guild and set during an overlap:
 // past it the oldest counts are dropped (a later copy is then delivered
@@ -38,16 +43,28 @@ const noGuild guildkit.Snowflake = 0
 
 // deliver hands ev, received by shard id of set, to the handlers, unless
 // a reshard routes it to the other set or it is a copy of an event already
-// delivered.
+// delivered. It notes which shards had a session and which guilds the
+// handlers were given, for the next reshard.
 func (m *Manager) deliver(ctx context.Context, set *shardSet, id int, ev Event) {
 	m.mu.Lock()
-	h := m.route
-	if h == nil || h.done {
-		m.mu.Unlock()
-		m.handlers.dispatch(ctx, m.logger(), ev)
-		return
+	switch ev.(type) {
+	case *Ready, *Resumed:
+		set.ready[id] = true
 	}
-	ok := m.routeLocked(h, set, id, ev)
+	ok := true
+	if h := m.route; h != nil && !h.done {
+		ok = m.routeLocked(h, set, id, ev)
+	}
+	if ok {
+		switch e := ev.(type) {
+		case *GuildCreate:
+			m.known[e.ID] = true
+		case *GuildDelete:
+			if !e.Unavailable {
+				delete(m.known, e.ID)
+			}
+		}
+	}
 	m.mu.Unlock()
 	if ok {
 		m.handlers.dispatch(ctx, m.logger(), ev)
@@ -61,6 +78,16 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	case *Ready:
 		if fromNew {
 			h.readyNew[id] = true
+			// What the old set delivered before this shard sent its
+			// IDENTIFY can never come from its session: forget it, so
+			// that it is not taken for a later event of the same content.
+			if at, ok := h.next.identified[id]; ok {
+				for g := range h.oldSent {
+					if ShardFor(g, h.next.count) == id {
+						h.oldSent.prune(g, at)
+					}
+				}
+			}
 			for _, g := range e.Guilds {
 				if !h.moved[g.ID] {
 					h.waiting[g.ID] = true
@@ -76,21 +103,17 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		return true
 	case *GuildCreate:
 		if fromNew && !h.moved[e.ID] {
-			covered := m.oldCoversLocked(h, e.ID)
 			m.moveLocked(h, e.ID)
 			m.checkCompleteLocked(h)
-			if covered {
-				// The application has the guild from the old set: this
-				// GUILD_CREATE only says the new shard carries it now.
-				return false
-			}
-			return true
+			// When the handlers have the guild (from the old set), this
+			// GUILD_CREATE only says the new shard carries it now.
+			return !m.known[e.ID]
 		}
 	}
 	g, _ := guildOf(ev)
 	key := eventKey(ev)
 	if !fromNew && !h.moved[g] {
-		note(h.oldSent, g, key)
+		h.oldSent.note(g, key)
 		return true
 	}
 	if fromNew && !h.moved[g] {
@@ -98,7 +121,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 			m.moveLocked(h, g) // the old set has no live shard for it
 		} else {
 			// The old set delivers it (or did: then this copy is matched).
-			take(h.oldSent, g, key)
+			h.oldSent.take(g, key)
 			m.suppressed()
 			return false
 		}
@@ -106,18 +129,18 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	// The guild moved: the new set delivers, the old set's copies are
 	// matched against what the new set delivered, and the other way.
 	if fromNew {
-		if take(h.oldSent, g, key) {
+		if h.oldSent.take(g, key) {
 			m.suppressed()
 			return false
 		}
-		note(h.newSent, g, key)
+		h.newSent.note(g, key)
 		return true
 	}
-	if take(h.newSent, g, key) {
+	if h.newSent.take(g, key) {
 		m.suppressed()
 		return false
 	}
-	note(h.oldSent, g, key)
+	h.oldSent.note(g, key)
 	return true
 }
 
@@ -141,11 +164,13 @@ func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
 	}
 }
 
-// oldCoversLocked reports whether the old set has a shard for g that runs
-// (and so will deliver g's events): not one that failed or was closed.
+// oldCoversLocked reports whether the old set has a shard for g that will
+// deliver g's events: one that had a session (READY or RESUMED came; a
+// shard reconnecting resumes and replays) and has not failed or closed.
 func (m *Manager) oldCoversLocked(h *handoff, g guildkit.Snowflake) bool {
-	sh := h.old.shards[ShardFor(g, h.old.count)]
-	if sh == nil {
+	id := ShardFor(g, h.old.count)
+	sh := h.old.shards[id]
+	if sh == nil || !h.old.ready[id] {
 		return false
 	}
 	switch sh.Status() {
@@ -168,30 +193,56 @@ func (m *Manager) checkCompleteLocked(h *handoff) {
 	}
 }
 
-func note(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) {
-	keys := sent[g]
+// noted is what one set delivered during an overlap, per guild and event
+// key: when, oldest first.
+type noted map[guildkit.Snowflake]map[string][]time.Time
+
+func (n noted) note(g guildkit.Snowflake, key string) {
+	keys := n[g]
 	if keys == nil {
-		keys = make(map[string]int)
-		sent[g] = keys
+		keys = make(map[string][]time.Time)
+		n[g] = keys
 	}
-	if len(keys) >= maxNoted {
+	if len(keys) >= maxNoted && keys[key] == nil {
 		for k := range keys { // drop one: bounded memory
 			delete(keys, k)
 			break
 		}
 	}
-	keys[key]++
+	if len(keys[key]) >= maxNoted {
+		keys[key] = keys[key][1:]
+	}
+	keys[key] = append(keys[key], time.Now())
 }
 
-func take(sent map[guildkit.Snowflake]map[string]int, g guildkit.Snowflake, key string) bool {
-	keys := sent[g]
-	if keys[key] == 0 {
+// take consumes the oldest note of key, reporting whether there was one.
+func (n noted) take(g guildkit.Snowflake, key string) bool {
+	keys := n[g]
+	at := keys[key]
+	if len(at) == 0 {
 		return false
 	}
-	if keys[key]--; keys[key] == 0 {
+	if len(at) == 1 {
 		delete(keys, key)
+	} else {
+		keys[key] = at[1:]
 	}
 	return true
+}
+
+// prune forgets g's notes from before t.
+func (n noted) prune(g guildkit.Snowflake, t time.Time) {
+	for key, at := range n[g] {
+		i := 0
+		for i < len(at) && at[i].Before(t) {
+			i++
+		}
+		if i == len(at) {
+			delete(n[g], key)
+		} else {
+			n[g][key] = at[i:]
+		}
+	}
 }
 
 // eventKey names an event by its name and content: both sessions of an
@@ -260,10 +311,11 @@ func guildOf(ev Event) (guildkit.Snowflake, bool) {
 // A 4011 close makes Open reshard by itself.
 //
 // The manager must run every shard (no [WithShardIDs]): resharding a part
-// of a token's shards in one process is not supported. Two events of one
-// guild with the same content (a ban, an unban and the same ban again)
-// within the overlap can be taken for one another: one may then be
-// delivered twice, or (rarely) once.
+// of a token's shards in one process is not supported. Events are told
+// apart by their content. Two events of one guild with the same content (a ban, an unban and the
+// same ban again) in the moment between the new shard's READY and its
+// GUILD_CREATE for the guild can be taken for one another; the old set
+// then still delivers its copy, unless it ends first.
 func (m *Manager) Reshard(ctx context.Context, count int) error {
 	m.mu.Lock()
 	switch {
@@ -288,9 +340,13 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	}
 	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
 		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
-		oldSent: make(map[guildkit.Snowflake]map[string]int), newSent: make(map[guildkit.Snowflake]map[string]int),
+		oldSent: make(noted), newSent: make(noted),
 		complete: make(chan struct{})}
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return errors.New("gateway: Reshard: the manager was closed")
+	}
 	m.next, m.route = next, h
 	m.mu.Unlock()
 	if err := m.openSet(ctx, next); err != nil {
@@ -308,9 +364,18 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	endErr := endSet(ctx, old)
 	m.mu.Lock()
 	m.set, m.next, m.count = next, nil, count
-	h.done = true
-	m.route = nil
 	m.mu.Unlock()
+	// The new shards may lag behind the old ones: what the old set
+	// delivered last may still come from them. They are matched for a
+	// while yet; then the new set alone delivers, unmatched.
+	m.clock().AfterFunc(reshardGrace, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		h.done = true
+		if m.route == h {
+			m.route = nil
+		}
+	})
 	if endErr != nil {
 		return fmt.Errorf("gateway: Reshard(%d): ending the old shards: %w", count, endErr)
 	}

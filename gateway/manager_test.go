@@ -364,3 +364,74 @@ func TestManagerReshardsOn4011(t *testing.T) {
 	mu.Unlock()
 	assert.Zero(t, e.srv.IdentifyStats().Refused)
 }
+
+// TestManagerReshardsOnLive4011: when the server closes running shards
+// with 4011 (the bot is now in too many guilds for them), the manager
+// reshards by itself, and the events keep coming, from the new set.
+func TestManagerReshardsOnLive4011(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 1) // 4 guilds, 2 per shard of 2
+	ctx := context.Background()
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions())
+	require.NoError(t, err)
+	rec.register(m)
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+
+	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 1})
+	require.Eventually(t, func() bool {
+		if m.ShardCount() != 4 {
+			return false
+		}
+		for _, s := range m.States() {
+			if s.Status != gateway.StatusReady {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "no reshard after 4011")
+	u := e.srv.AddUser(guildkit.User{Username: "after"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+		rec.mu.Lock()
+		assert.Equal(t, [2]int{gateway.ShardFor(g, 4), 4}, rec.shards[key])
+		rec.mu.Unlock()
+	}
+}
+
+// TestManagerReportsFailedShards: a token the gateway refuses (4004)
+// fails every shard; Open says so, each shard's state carries the close
+// error, and the status observer saw the failures; no state or error
+// holds the token.
+func TestManagerReportsFailedShards(t *testing.T) {
+	e := newShardedEnv(t, 2, 2, 1)
+	const bad = "not-the-bot-token.secret"
+	var mu sync.Mutex
+	failed := map[int]error{}
+	m, err := gateway.NewManager(bad, gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithStatusObserver(func(s gateway.ShardState) {
+			if s.Status == gateway.StatusFailed {
+				mu.Lock()
+				failed[s.Shard[0]] = s.Err
+				mu.Unlock()
+			}
+		}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	err = m.Open(ctx)
+	defer func() { _ = m.End(ctx) }()
+	var ce *gateway.CloseError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, gateway.CloseCode(4004), ce.Code)
+	assert.NotContains(t, err.Error(), "secret")
+	for _, s := range m.States() {
+		assert.Equal(t, gateway.StatusFailed, s.Status)
+		require.ErrorAs(t, s.Err, &ce)
+		assert.NotContains(t, fmt.Sprintf("%v %+v", s, s.Err), "secret")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, failed, 2)
+}

@@ -34,15 +34,14 @@ type owner struct {
 	ready    bool    // READY or RESUMED came on the current connection
 	hello    bool    // HELLO came on the current connection
 
-	identDone func() // the identify limiter's done, until IDENTIFY is sent
-
 	interval       time.Duration
 	stopBeat       func() bool
 	stopHello      func() bool
 	stopBackoff    func() bool
 	stopSendTimer  func() bool
-	awaitingAck    bool // a beat went and no ACK came yet
-	heardSinceBeat bool // some message arrived since the last beat
+	stopAcquire    func() // cancels the identify limiter wait of the current connection
+	awaitingAck    bool   // a beat went and no ACK came yet
+	heardSinceBeat bool   // some message arrived since the last beat
 
 	pending *queued // an event the full queue did not take yet: reading waits
 
@@ -83,6 +82,7 @@ type dialResult struct {
 type acquireResult struct {
 	done func()
 	err  error
+	gen  uint64 // the connection it was for
 }
 
 // post arranges for t to reach the owner after d on the shard's clock.
@@ -168,9 +168,8 @@ func (o *owner) cleanup() {
 			stop()
 		}
 	}
-	if o.identDone != nil {
-		o.identDone()
-		o.identDone = nil
+	if o.stopAcquire != nil {
+		o.stopAcquire()
 	}
 	if o.c != nil {
 		o.drop(o.c, closeResumable, "shard stopped")
@@ -190,22 +189,29 @@ func (o *owner) cleanup() {
 	close(s.done)
 }
 
-// connect starts a connection attempt: through the identify limiter when
-// there is no session to resume.
+// connect starts a connection attempt: a resume when there is a session,
+// else a new session (whose IDENTIFY waits for the identify limiter once
+// HELLO came).
 func (o *owner) connect() {
-	s := o.s
 	o.stopBackoff = nil
+	o.dial(o.sess.ID != "")
+}
+
+// acquire waits for the identify limiter in a helper goroutine, on the
+// connection's context: a connection lost meanwhile stops the wait and
+// spends no session start. The connection keeps heartbeating meanwhile.
+func (o *owner) acquire(c *conn) {
+	s := o.s
 	s.status.Store(int32(StatusWaiting))
-	if o.sess.ID != "" {
-		o.dial(true)
-		return
-	}
+	ctx, cancel := context.WithCancel(s.waitCtx)
+	o.stopAcquire = cancel
 	s.helpers.Add(1)
 	go func() {
 		defer s.helpers.Done()
-		done, err := s.cfg.limiter.Acquire(s.waitCtx, s.token, s.cfg.shard[0], o.maxConcurrency)
+		defer cancel()
+		done, err := s.cfg.limiter.Acquire(ctx, s.token, s.cfg.shard[0], o.maxConcurrency)
 		select {
-		case s.acqc <- acquireResult{done, err}:
+		case s.acqc <- acquireResult{done: done, err: err, gen: c.gen}:
 		case <-s.stopped:
 			if done != nil {
 				done()
@@ -216,6 +222,14 @@ func (o *owner) connect() {
 
 func (o *owner) acquired(r acquireResult) {
 	s := o.s
+	o.stopAcquire = nil
+	if r.gen != o.gen || o.c == nil {
+		// The connection it was for is gone.
+		if r.done != nil {
+			r.done()
+		}
+		return
+	}
 	if r.err != nil {
 		if errors.Is(r.err, ratelimit.ErrIdentifyBudget) {
 			o.fail(0, fmt.Errorf("gateway: not identifying again: %w; resume a saved session or wait for the reset", r.err))
@@ -225,11 +239,27 @@ func (o *owner) acquired(r acquireResult) {
 			return // closing: closec comes next
 		}
 		s.logger.Warn("gateway: the identify limiter failed", slog.String("error", r.err.Error()))
-		o.backoff()
+		o.lost(cause{kind: causeClose, code: int(closeResumable)}, r.err)
 		return
 	}
-	o.identDone = r.done
-	o.dial(false)
+	o.identify(r.done)
+}
+
+// identify sends IDENTIFY, then tells the limiter it went.
+func (o *owner) identify(done func()) {
+	s := o.s
+	if done != nil {
+		defer done()
+	}
+	d := identifyData{Token: s.token, Properties: identifyProperties{OS: runtime.GOOS, Browser: "guildkit", Device: "guildkit"},
+		LargeThreshold: s.cfg.largeThreshold, Shard: s.cfg.shard, Presence: s.cfg.presence, Intents: o.intents}
+	b, err := encodePayload(OpIdentify, d)
+	if err != nil {
+		o.fail(0, err)
+		return
+	}
+	s.status.Store(int32(StatusIdentifying))
+	_ = o.write(b)
 }
 
 // dial opens a connection in a helper goroutine: to the resume URL for a
@@ -281,10 +311,6 @@ func (o *owner) dialed(r dialResult) {
 		}
 		if r.fresh != "" {
 			o.gatewayURL = r.fresh
-		}
-		if o.identDone != nil {
-			o.identDone()
-			o.identDone = nil
 		}
 		o.backoff()
 		return
@@ -430,19 +456,7 @@ func (o *owner) onHello(interval time.Duration) {
 		_ = o.write(b)
 		return
 	}
-	d := identifyData{Token: s.token, Properties: identifyProperties{OS: runtime.GOOS, Browser: "guildkit", Device: "guildkit"},
-		LargeThreshold: s.cfg.largeThreshold, Shard: s.cfg.shard, Presence: s.cfg.presence, Intents: o.intents}
-	b, err := encodePayload(OpIdentify, d)
-	if err != nil {
-		o.fail(0, err)
-		return
-	}
-	s.status.Store(int32(StatusIdentifying))
-	_ = o.write(b)
-	if o.identDone != nil {
-		o.identDone()
-		o.identDone = nil
-	}
+	o.acquire(o.c)
 }
 
 func (o *owner) onDispatch(m inbound) {
@@ -499,6 +513,9 @@ func (o *owner) offer(q queued) {
 		o.handed(q)
 	default:
 		o.pending = &q
+		if h := o.s.stallHook; h != nil {
+			h()
+		}
 	}
 }
 
@@ -523,9 +540,9 @@ func (o *owner) lost(c cause, err error) {
 		o.stopHello()
 		o.stopHello = nil
 	}
-	if o.identDone != nil {
-		o.identDone()
-		o.identDone = nil
+	if o.stopAcquire != nil {
+		o.stopAcquire()
+		o.stopAcquire = nil
 	}
 	// An event the queue had no room for is dropped with the connection:
 	// its sequence number was never handed on, so the resume replays it.

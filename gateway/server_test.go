@@ -298,17 +298,52 @@ func TestServerInvalidSessionIsAGap(t *testing.T) {
 
 func TestServerZombie(t *testing.T) {
 	t.Parallel()
+	for _, kind := range []guildkittest.FaultKind{guildkittest.FaultWithholdAcks, guildkittest.FaultSilence} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.open(t)
+			interval := e.srv.GatewaySettings().HeartbeatInterval
+			_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: kind})
+			require.NoError(t, err)
+			e.clock.advanceWhenArmed(t, interval/2) // the first beat: never acknowledged
+			e.clock.advanceWhenArmed(t, interval)   // no ACK and nothing else: a zombie
+			e.sig.wait(t, guildkit.GatewayZombie, 1)
+			b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
+			e.clock.advanceWhenArmed(t, b.Wait)
+			r := e.sig.wait(t, guildkit.GatewayResumed, 1)
+			assert.Equal(t, 1, e.srv.IdentifyStats().Total, "resumed, not identified")
+			assert.Equal(t, guildkit.GatewayResumed, r.Signal)
+		})
+	}
+}
+
+func TestServerRequestHeartbeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.open(t)
-	interval := e.srv.GatewaySettings().HeartbeatInterval
-	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultWithholdAcks})
+	beats := func() int {
+		n := 0
+		for _, f := range e.srv.GatewayFrames(e.srv.GatewaySessions()[0].ID) {
+			if f.Direction != "out" && f.Op == int(gateway.OpHeartbeat) {
+				n++
+			}
+		}
+		return n
+	}
+	require.Zero(t, beats(), "no beat before the first jittered one")
+	_, err := e.srv.InjectGatewayFault(t.Context(), "", guildkittest.GatewayFault{Kind: guildkittest.FaultRequestHeartbeat})
 	require.NoError(t, err)
-	e.clock.advanceWhenArmed(t, interval/2) // the first beat: never acknowledged
-	e.clock.advanceWhenArmed(t, interval)   // no ACK and nothing else: a zombie
-	e.sig.wait(t, guildkit.GatewayZombie, 1)
-	b := e.sig.wait(t, guildkit.GatewayBackoff, 1)
-	e.clock.advanceWhenArmed(t, b.Wait)
-	e.sig.wait(t, guildkit.GatewayResumed, 1)
+	// The beat goes at once, with no clock moved. An event sent after the
+	// request shows the shard has read it; a request answered after that
+	// shows the server has read the beat.
+	e.ban(t, "after-op-1")
+	e.ev.waitFor(t, "the ban after op 1", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	_, err = e.shard.RequestGuildMembers(ctx, &gateway.MemberRequestParams{GuildID: e.guild.ID, UserIDs: []guildkit.Snowflake{e.srv.BotID()}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, beats())
 }
 
 func TestServerFatalCloses(t *testing.T) {
@@ -370,6 +405,79 @@ func TestServerCloseAndResumeInANewShard(t *testing.T) {
 	require.NoError(t, s2.Open(ctx))
 	evs := ev2.waitFor(t, "the ban sent meanwhile", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
 	assert.Equal(t, 0, count[*gateway.Ready](evs), "resumed, not identified")
-	assert.Equal(t, u.ID, evs[len(evs)-2].(*gateway.GuildBanAdd).User.ID)
+	for _, ev := range evs {
+		if b, ok := ev.(*gateway.GuildBanAdd); ok {
+			assert.Equal(t, u.ID, b.User.ID)
+		}
+	}
 	assert.Equal(t, 1, e.srv.IdentifyStats().Total, "a restart costs no identify")
+}
+
+func TestServerRequestGuildMembers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, name := range []string{"ada", "adele", "bob"} {
+		u := e.srv.AddUser(guildkit.User{Username: name})
+		e.srv.AddMember(e.guild.ID, guildkit.Member{User: &u})
+	}
+	e.open(t)
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	chunks, err := e.shard.RequestGuildMembers(ctx, &gateway.MemberRequestParams{GuildID: e.guild.ID, Query: guildkit.Some("ad"), Limit: 10})
+	require.NoError(t, err)
+	require.NotEmpty(t, chunks)
+	var names []string
+	for _, c := range chunks {
+		for _, m := range c.Members {
+			names = append(names, m.User.Username)
+		}
+	}
+	assert.ElementsMatch(t, []string{"ada", "adele"}, names)
+	// The chunks reached the handlers too.
+	e.ev.waitFor(t, "the chunks", func(evs []gateway.Event) bool { return count[*gateway.GuildMembersChunk](evs) == len(chunks) })
+
+	// The whole list (GUILD_MEMBERS asked for): every member.
+	chunks, err = e.shard.RequestGuildMembers(ctx, &gateway.MemberRequestParams{GuildID: e.guild.ID, Query: guildkit.Some(""), Limit: 0})
+	require.NoError(t, err)
+	n := 0
+	for _, c := range chunks {
+		n += len(c.Members)
+	}
+	assert.Equal(t, 4, n, "the bot and three members")
+}
+
+func TestServerUpdatePresenceAndIdentify(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, gateway.WithPresence(&gateway.PresenceUpdateParams{Status: "dnd"}))
+	e.open(t)
+	sessions := e.srv.GatewaySessions()
+	require.Len(t, sessions, 1)
+	s := sessions[0]
+	assert.Equal(t, "zlib-stream", s.Compression)
+	assert.Equal(t, "guildkit", s.Properties["browser"])
+	assert.Equal(t, [2]int{0, 1}, s.Shard)
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	require.NoError(t, e.shard.UpdatePresence(ctx, &gateway.PresenceUpdateParams{Status: "idle",
+		Activities: []gateway.Activity{{Name: "chess", Type: gateway.ActivityPlaying}}}))
+	// The server reads payloads in order: once a request is answered, the
+	// presence before it was read.
+	_, err := e.shard.RequestGuildMembers(ctx, &gateway.MemberRequestParams{GuildID: e.guild.ID, UserIDs: []guildkit.Snowflake{e.srv.BotID()}})
+	require.NoError(t, err)
+	var sent []string
+	for _, f := range e.srv.GatewayFrames(s.ID) {
+		if f.Direction != "out" && (f.Op == int(gateway.OpIdentify) || f.Op == int(gateway.OpPresenceUpdate)) {
+			sent = append(sent, string(f.Data))
+			assert.NotContains(t, string(f.Data), e.srv.Token())
+		}
+	}
+	require.Len(t, sent, 2)
+	assert.Contains(t, sent[0], `"status":"dnd"`)
+	assert.Contains(t, sent[1], `"activities":[{"name":"chess","type":0}]`)
+	assert.Contains(t, sent[1], `"since":null`)
+
+	err = e.shard.UpdatePresence(ctx, &gateway.PresenceUpdateParams{Status: "busy", Activities: []gateway.Activity{{URL: "x"}}})
+	var ve *guildkit.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Len(t, ve.Problems, 3, "status, activity name, url without Streaming")
 }

@@ -89,6 +89,8 @@ type Shard struct {
 	handled      Session // the last event the handlers finished: its session and sequence
 
 	o owner // run's state
+
+	stallHook func() // tests: called by run when the full queue stops the reading
 }
 
 // NewShard returns a shard that connects with token (a bot token, without
@@ -205,6 +207,9 @@ func (s *Shard) Open(ctx context.Context) error {
 	case <-s.readyc:
 		return nil
 	case <-s.done:
+		if s.err == nil {
+			return ErrClosed // Close or End came first
+		}
 		return s.err
 	case <-ctx.Done():
 		return ctx.Err()

@@ -92,15 +92,25 @@ func (c *manualClock) Advance(d time.Duration) {
 // under test armed it), and returns it.
 func (c *manualClock) waitTimer(t *testing.T, d time.Duration) {
 	t.Helper()
+	c.waitTimers(t, d, 1)
+}
+
+// waitTimers waits until n pending timers of duration d exist.
+func (c *manualClock) waitTimers(t *testing.T, d time.Duration, n int) {
+	t.Helper()
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
 		c.mu.Lock()
+		k := 0
 		for _, tm := range c.timers {
 			if !tm.done && tm.d == d {
-				c.mu.Unlock()
-				return
+				k++
 			}
+		}
+		if k >= n {
+			c.mu.Unlock()
+			return
 		}
 		ch := c.changed
 		c.mu.Unlock()
@@ -439,14 +449,15 @@ func (r *rig) reconnect(n int) *fakeConn {
 	return r.gw.next()
 }
 
-// reconnectIdentify is reconnect for a new session: the identify limiter
-// holds the key for the window after the first IDENTIFY.
+// reconnectIdentify is reconnect for a new session: after HELLO, the
+// identify limiter holds the key for the window after the first IDENTIFY.
+// The returned connection had its HELLO.
 func (r *rig) reconnectIdentify(n int) *fakeConn {
 	r.t.Helper()
 	d := backoff(n, DefaultBackoffMin, DefaultBackoffMax, func() float64 { return 0.5 })
-	r.clock.waitTimer(r.t, d)
-	r.clock.Advance(d)
+	c := r.reconnect(n)
+	c.hello(40 * time.Second)
 	r.clock.waitTimer(r.t, ratelimit.IdentifyWindow-d)
 	r.clock.Advance(ratelimit.IdentifyWindow - d)
-	return r.gw.next()
+	return c
 }

@@ -138,11 +138,14 @@ func TestSlowHandlerDoesNotStopTheHeartbeat(t *testing.T) {
 		<-release
 		got = append(got, int64(e.ID))
 	})
+	stalled := make(chan struct{}, 100)
+	r.shard.stallHook = func() { stalled <- struct{}{} }
 	c := r.start()
 	for i := range 20 {
 		c.send(OpDispatch, map[string]any{"id": fmt.Sprint(i + 1)}, int64(2+i), "GUILD_CREATE")
 	}
 	<-started
+	<-stalled // the queue is full: the shard stopped reading
 	// The handler holds the queue; the reader stops; beats still go, and
 	// the unread ACKs are not taken for a zombie.
 	for range 3 {
@@ -262,7 +265,6 @@ func TestDecisionTable(t *testing.T) {
 				assert.Equal(t, "/resume", c2.url.Path)
 			case actIdentify:
 				c2 := r.reconnectIdentify(1)
-				c2.hello(40 * time.Second)
 				c2.expect(OpIdentify)
 				assert.Equal(t, "/", c2.url.Path, "a new session starts on the gateway's URL")
 				r.rec.waitFor(t, "a SessionLost event", func(ev []Event, _ []guildkit.GatewayEvent) bool {
@@ -349,6 +351,9 @@ func TestSendLimiterUnderFlood(t *testing.T) {
 	r.clock.Advance(20 * time.Second)
 	c.expect(OpHeartbeat)
 	c.send(OpHeartbeatACK, nil, 0, "")
+	// An event after the ACK: once it is handled, the ACK was read.
+	c.send(OpDispatch, map[string]any{}, 2, "X_EVENT")
+	r.rec.waitFor(t, "the event after the ACK", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 2 })
 	r.clock.waitTimer(t, 40*time.Second)
 	r.clock.Advance(40 * time.Second) // the window has slid past IDENTIFY and the first sends
 	for range n - (sendBudget - 1) {
@@ -393,15 +398,26 @@ func TestIdentifyBucketsInOrder(t *testing.T) {
 	for _, s := range shards[2:] {
 		go func() { _ = s.Open(context.Background()) }()
 	}
-	// Shards 2 and 3 share keys 0 and 1: they wait the 5 s window.
-	clock.waitTimer(t, ratelimit.IdentifyWindow)
-	select {
-	case <-gw.conns:
-		t.Fatal("a shard of a taken key connected before the window passed")
-	default:
+	// Shards 2 and 3 share keys 0 and 1: connected and heartbeating, they
+	// wait the 5 s window before identifying.
+	later := []*fakeConn{gw.next(), gw.next()}
+	for _, c := range later {
+		c.hello(40 * time.Second)
+	}
+	clock.waitTimers(t, ratelimit.IdentifyWindow, 2)
+	for _, c := range later {
+		select {
+		case m := <-c.frames:
+			t.Fatalf("a shard of a taken key sent %v before the window passed", m)
+		default:
+		}
 	}
 	clock.Advance(ratelimit.IdentifyWindow)
-	second := []int{identified(gw.next()), identified(gw.next())}
+	var second []int
+	for _, c := range later {
+		d := c.expect(OpIdentify)["d"].(map[string]any)
+		second = append(second, int(d["shard"].([]any)[0].(float64)))
+	}
 	assert.ElementsMatch(t, []int{2, 3}, second)
 }
 
@@ -413,8 +429,8 @@ func TestIdentifyBudgetStopsReidentifying(t *testing.T) {
 	r := newRig(t, WithIdentifyLimiter(lim))
 	c := r.start() // spends the 11th: 10 left, the reserve
 	c.send(OpInvalidSession, false, 0, "")
-	r.clock.waitTimer(t, 500*time.Millisecond)
-	r.clock.Advance(500 * time.Millisecond)
+	c2 := r.reconnect(1)
+	c2.hello(40 * time.Second) // the limiter refuses once HELLO came
 	select {
 	case <-r.shard.Done():
 	case <-time.After(wait):
@@ -422,7 +438,8 @@ func TestIdentifyBudgetStopsReidentifying(t *testing.T) {
 	}
 	require.ErrorIs(t, r.shard.Err(), ratelimit.ErrIdentifyBudget)
 	assert.Contains(t, r.shard.Err().Error(), "not identifying again")
-	assert.Equal(t, 1, r.gw.count())
+	assert.Equal(t, 2, r.gw.count())
+	assert.Equal(t, websocket.StatusCode(4000), c2.expectClosed(), "closed resumably")
 }
 
 func TestCloseReturnsSessionAndNewShardResumes(t *testing.T) {
@@ -565,11 +582,101 @@ func TestGatewayURLAskedAgainWhenItFails(t *testing.T) {
 	wait := backoff(1, DefaultBackoffMin, DefaultBackoffMax, func() float64 { return 0.5 })
 	clock.waitTimer(t, wait)
 	clock.Advance(wait)
-	// The failed attempt held the identify key for its window.
-	clock.waitTimer(t, ratelimit.IdentifyWindow-wait)
-	clock.Advance(ratelimit.IdentifyWindow - wait)
-	c := gw.next()
+	c := gw.next() // the failed attempt took no identify key: it never had a HELLO
 	c.hello(40 * time.Second)
 	c.expect(OpIdentify)
 	assert.EqualValues(t, 1, gets.Load())
+}
+
+// TestEventsOwnTheirBytes: the reader reuses its buffers; every event a
+// handler holds keeps its own data after later messages.
+func TestEventsOwnTheirBytes(t *testing.T) {
+	t.Parallel()
+	for _, comp := range []Compression{CompressionZlibStream, CompressionNone} {
+		r := newRig(t, WithCompression(comp))
+		c := r.start()
+		for i := range 30 {
+			c.send(OpDispatch, map[string]any{"n": i, "pad": strings.Repeat(fmt.Sprint(i%10), 100+i)}, int64(2+2*i), "SOMETHING_NEW")
+			c.send(OpDispatch, map[string]any{"guild_id": "10", "user": map[string]any{"id": fmt.Sprint(100 + i), "username": fmt.Sprint("user", i)}}, int64(3+2*i), "GUILD_BAN_ADD")
+		}
+		r.rec.waitFor(t, "60 events", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 61 })
+		r.rec.mu.Lock()
+		for i := range 30 {
+			raw := r.rec.events[1+2*i].(*RawEvent)
+			assert.Equal(t, "SOMETHING_NEW", raw.Name)
+			assert.JSONEq(t, fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(fmt.Sprint(i%10), 100+i)), string(raw.Data))
+			ban := r.rec.events[2+2*i].(*GuildBanAdd)
+			assert.Equal(t, fmt.Sprint("user", i), ban.User.Username)
+		}
+		r.rec.mu.Unlock()
+	}
+}
+
+// TestReconnectInPlaceOfHello: op 7 may come before HELLO; the shard
+// reconnects (no session yet: it identifies) and never beats on the old
+// connection.
+func TestReconnectInPlaceOfHello(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.open()
+	c := r.gw.next()
+	c.send(OpReconnect, nil, 0, "")
+	assert.Equal(t, websocket.StatusCode(4000), c.expectClosed())
+	c2 := r.reconnect(1) // no HELLO came: no identify key was taken
+	c2.hello(40 * time.Second)
+	c2.expect(OpIdentify)
+}
+
+// TestHelloTimeout: a connection that never says HELLO is dropped after
+// DefaultHelloTimeout on the shard's clock, and the shard tries again.
+func TestHelloTimeout(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.open()
+	c := r.gw.next()
+	r.clock.waitTimer(t, DefaultHelloTimeout)
+	r.clock.Advance(DefaultHelloTimeout)
+	assert.Equal(t, websocket.StatusCode(4000), c.expectClosed())
+	c2 := r.reconnect(1) // no HELLO came: no identify key was taken
+	c2.hello(40 * time.Second)
+	c2.expect(OpIdentify)
+}
+
+// TestIdentifyWaitSpendsNothingWhenTheConnectionDrops: the identify
+// limiter is waited on after HELLO, on the connection; a connection lost
+// during the wait spends no session start.
+func TestIdentifyWaitSpendsNothingWhenTheConnectionDrops(t *testing.T) {
+	t.Parallel()
+	clock := newManualClock()
+	lim := ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: clock})
+	require.NoError(t, lim.SetLimit(t.Context(), testToken, ratelimit.SessionStartLimit{Total: 1000, Remaining: 1000, ResetAfter: time.Hour, MaxConcurrency: 1}))
+	r := newRig(t, WithIdentifyLimiter(lim), WithClock(clock))
+	r.clock = clock
+	c := r.start()
+	left, _ := lim.Remaining(testToken)
+	assert.Equal(t, 999, left)
+	c.send(OpInvalidSession, false, 0, "")
+	c2 := r.reconnect(1)
+	c2.hello(40 * time.Second)
+	clock.waitTimer(t, ratelimit.IdentifyWindow-500*time.Millisecond) // waiting for the key
+	assert.Equal(t, StatusWaiting, r.shard.Status())
+	_ = c2.ws.CloseNow()
+	r.rec.waitSignal(t, guildkit.GatewayBackoff, 2)
+	left, _ = lim.Remaining(testToken)
+	assert.Equal(t, 999, left, "no session start spent on the lost connection")
+}
+
+// TestCloseBeforeReady: Close while Open waits ends both; Open says so.
+func TestCloseBeforeReady(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	errc := r.open()
+	c := r.gw.next()
+	c.hello(40 * time.Second)
+	c.expect(OpIdentify)
+	sess, err := r.shard.Close(t.Context())
+	require.NoError(t, err)
+	assert.Nil(t, sess, "no session to resume yet")
+	require.ErrorIs(t, <-errc, ErrClosed)
+	assert.Equal(t, websocket.StatusCode(4000), c.expectClosed())
 }

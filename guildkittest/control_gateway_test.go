@@ -124,6 +124,10 @@ func TestControlGatewayLists(t *testing.T) {
 	assert.GreaterOrEqual(t, *s.Heartbeat.SinceMS, int64(0))
 	assert.Empty(t, s.Notes)
 
+	var whole json.RawMessage
+	plain(t, "GET", srv.URL+guildkittest.ControlPrefix+"api/gateway", "", "", &whole)
+	assert.NotContains(t, string(whole), srv.Token(), "no token in the list")
+
 	var frames []map[string]any
 	resp := plain(t, "GET", srv.URL+guildkittest.ControlPrefix+"api/gateway/sessions/"+s.ID+"/frames", "", "", &frames)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -272,6 +276,15 @@ func TestControlGatewayFaultRefusals(t *testing.T) {
 		assert.Contains(t, out["error"], tc.says, name)
 	}
 
+	// Whatever the body, a 4xx: never a 5xx.
+	for _, body := range []string{"", "null", "[]", `"drop"`, `{"session": 5, "kind": "drop"}`, `{"kind": "close", "code": "4000"}`,
+		`{"kind": "close", "code": 4000.5}`, `{"kind": "invalid_session", "resumable": "yes"}`, `{"kind": null}`,
+		`{"session": "` + strings.Repeat("x", 1<<16) + `", "kind": "drop"}`, "{\"kind\": \"\xff\"}"} {
+		status, out := postFault(t, srv, body)
+		assert.True(t, status >= 400 && status < 500, "%.60q: %d %v", body, status, out)
+		assert.NotEmpty(t, out["error"], "%.60q", body)
+	}
+
 	// A session waiting for a resume has no connection to fault.
 	status, out = postFault(t, srv, `{"session": "`+rd.SessionID+`", "kind": "drop"}`)
 	require.Equal(t, http.StatusOK, status, "%v", out)
@@ -329,4 +342,41 @@ func TestControlGatewayNotes(t *testing.T) {
 	assert.Contains(t, first, "ordinary gateway URL")
 	second := strings.Join(notes[fresh.SessionID], "\n")
 	assert.Contains(t, second, "identified anew while session "+rd.SessionID, "%v", notes[fresh.SessionID])
+
+	// The same notes for Go tests, by kind.
+	kinds := map[guildkittest.GatewayNoteKind][]string{}
+	for _, n := range srv.GatewayNotes() {
+		kinds[n.Kind] = append(kinds[n.Kind], n.Session)
+	}
+	assert.Equal(t, map[guildkittest.GatewayNoteKind][]string{
+		guildkittest.NoteIdentifyConcurrency: {""},
+		guildkittest.NoteSendRate:            {rd.SessionID},
+		guildkittest.NoteResumeURL:           {rd.SessionID},
+		guildkittest.NoteReidentify:          {fresh.SessionID},
+	}, kinds)
+
+	// A session the server ended (4009: identify anew) or the client closed
+	// with 1000 leaves nothing to resume: a new IDENTIFY then is right.
+	for _, end := range []func(c *rawClient, id string){
+		func(c *rawClient, id string) {
+			code := make(chan websocket.StatusCode, 1)
+			go func() { code <- c.closed() }()
+			_, err := srv.InjectGatewayFault(t.Context(), id, guildkittest.GatewayFault{Kind: guildkittest.FaultClose, Code: 4009})
+			require.NoError(t, err)
+			<-code
+		},
+		func(c *rawClient, id string) { require.NoError(t, c.ws.Close(websocket.StatusNormalClosure, "bye")) },
+	} {
+		srv.AdvanceClock(5 * time.Second)
+		c, r, _ := connect(t, srv, 1, nil)
+		end(c, r.SessionID)
+		require.Eventually(t, func() bool { return !sessionByID(t, srv, r.SessionID).Connected }, 5*time.Second, 10*time.Millisecond)
+		srv.AdvanceClock(5 * time.Second)
+		_, next, _ := connect(t, srv, 1, nil)
+		for _, s := range listGateway(t, srv).Sessions {
+			if s.ID == next.SessionID {
+				assert.NotContains(t, strings.Join(s.Notes, "\n"), r.SessionID, "nothing to resume after %s ended", r.SessionID)
+			}
+		}
+	}
 }

@@ -44,7 +44,9 @@ type GatewaySettings struct {
 	// yet written: a connection that falls further behind (it does not read
 	// its socket) is closed with 4000, resumable. A session without a
 	// connection keeps twice as many for its resume; past that it is
-	// invalidated (its RESUME gets INVALID_SESSION false). Default 10,000.
+	// invalidated (its RESUME gets INVALID_SESSION false). READY and the
+	// GUILD_CREATEs of a new session count too, so keep it above the
+	// guilds a shard carries. Default 10,000.
 	QueueLimit int
 	// FrameLogSize is how many frames each session's log keeps: 256.
 	FrameLogSize int
@@ -413,7 +415,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL 
 		url = "resume"
 	}
 	c := newGatewayConn(s, ws, version, compress, url, r.RemoteAddr)
-	c.run(r.Context())
+	c.run()
 }
 
 // closeGateway ends every connection and the resume listener; Close calls

@@ -375,3 +375,28 @@ func TestGatewayInvalidSeq(t *testing.T) {
 		t.Errorf("resume after 4007: op %d d %s, want INVALID_SESSION false", f.Op, f.D)
 	}
 }
+
+// TestGatewayOversizedFrame: over 4096 bytes the server closes 4002
+// itself; over its 16 KiB read limit the WebSocket library closes 1009
+// before the server sees the payload. Either way the session stays
+// resumable.
+func TestGatewayOversizedFrame(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	for _, size := range []int{5000, 20000} {
+		c, r, _ := connect(t, srv, 1, nil)
+		c.sendRaw(mustMarshal(map[string]any{"op": 1, "d": nil, "pad": strings.Repeat("x", size)}))
+		want := websocket.StatusCode(4002)
+		if size > 16<<10 {
+			want = websocket.StatusMessageTooBig
+		}
+		if code := c.closed(); code != want {
+			t.Errorf("%d bytes: closed with %d, want %d", size, code, want)
+		}
+		waitDisconnected(t, srv, r.SessionID)
+		if _, f := resumeOn(t, srv, r, 1); f.name() != "RESUMED" {
+			t.Errorf("%d bytes: resume got op %d %s", size, f.Op, f.name())
+		}
+		srv.AdvanceClock(5 * time.Second)
+	}
+}

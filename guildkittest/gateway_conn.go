@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -56,10 +57,11 @@ type gwConn struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 
-	in    chan gwIn
-	wake  chan struct{} // new dispatches in the session's queue
-	ctl   chan gwCtl
-	hbDue chan struct{} // the heartbeat timeout passed
+	in       chan gwIn
+	released chan struct{} // closed once the connection has ended and handed its session back
+	wake     chan struct{} // new dispatches in the session's queue
+	ctl      chan gwCtl
+	hbDue    chan struct{} // the heartbeat timeout passed
 
 	kickOnce sync.Once
 
@@ -84,7 +86,7 @@ func newGatewayConn(s *Server, ws *websocket.Conn, version, transport, url, remo
 	return &gwConn{
 		s: s, ws: ws, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
-		in: make(chan gwIn), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
+		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
 		clientCode: -1,
 	}
 }
@@ -129,12 +131,13 @@ func (c *gwConn) closeAsync(h *gatewayHub, code websocket.StatusCode, reason str
 
 // run serves the connection until it ends, then hands its session back to
 // the hub (kept for a resume, or ended).
-func (c *gwConn) run(_ context.Context) {
+func (c *gwConn) run() {
 	h := &c.s.gw
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		_ = c.ws.CloseNow()
+		close(c.released)
 		return
 	}
 	h.conns[c] = struct{}{}
@@ -155,6 +158,7 @@ func (c *gwConn) run(_ context.Context) {
 			_ = c.zenc.Close()
 		}
 		c.release()
+		close(c.released)
 	}()
 
 	switch c.transport {
@@ -219,14 +223,11 @@ func (c *gwConn) read(done *sync.WaitGroup) {
 func (c *gwConn) readEnded(err error) {
 	if code := websocket.CloseStatus(err); code != -1 {
 		c.clientCode = code
-	} else if errors.Is(err, websocket.ErrMessageTooBig) || isReadLimitError(err) {
+	} else if errors.Is(err, websocket.ErrMessageTooBig) {
+		// Over the 16 KiB read limit the library closed with 1009 itself.
 		c.closeCode = websocket.StatusMessageTooBig
 	}
 	c.log(GatewayFrame{Direction: FrameIn, Op: -1, Note: "connection ended: " + closeNote(c.clientCode)})
-}
-
-func isReadLimitError(err error) bool {
-	return err != nil && bytes.Contains([]byte(err.Error()), []byte("read limited"))
 }
 
 func closeNote(code websocket.StatusCode) string {
@@ -353,7 +354,7 @@ func (c *gwConn) flush() error {
 			h.mu.Unlock()
 			return nil
 		}
-		batch := slicesCloneEntries(sess.buf[i:min(len(sess.buf), i+64)])
+		batch := slices.Clone(sess.buf[i:min(len(sess.buf), i+64)])
 		sess.written = batch[len(batch)-1].seq
 		h.mu.Unlock()
 		for _, e := range batch {
@@ -363,8 +364,6 @@ func (c *gwConn) flush() error {
 		}
 	}
 }
-
-func slicesCloneEntries(es []gwEntry) []gwEntry { return append([]gwEntry(nil), es...) }
 
 // allowSend counts a client payload against the send limit (SendLimit per
 // 60 s of the server's clock, heartbeats included): false when over it.

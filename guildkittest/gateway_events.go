@@ -2,6 +2,7 @@ package guildkittest
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -42,14 +43,16 @@ func (s *Server) dispatchLocked(e Event) {
 }
 
 // fanOutLocked queues ev in every session that carries its guild and asks
-// for it; the others log it as not sent. The caller holds both locks.
-func (s *Server) fanOutLocked(ev gwEvent) {
+// for it, and returns how many; the others log it as not sent. The caller
+// holds both locks.
+func (s *Server) fanOutLocked(ev gwEvent) int {
 	h := &s.gw
+	queued := 0
 	for _, sess := range h.sessions {
 		note := ""
 		switch {
 		case shardOf(ev.guildID, sess.numShards) != sess.shardID:
-			note = "shard: guild on shard " + itoa(shardOf(ev.guildID, sess.numShards))
+			note = "shard: guild on shard " + strconv.Itoa(shardOf(ev.guildID, sess.numShards))
 		case ev.intent != 0 && !ev.always && sess.intents&ev.intent == 0:
 			note = "intents: needs " + intentNames(ev.intent)[0]
 		case ev.notAllowed != "":
@@ -64,29 +67,30 @@ func (s *Server) fanOutLocked(ev gwEvent) {
 			d = ev.blanked
 		}
 		s.appendLocked(sess, ev.name, d)
+		queued++
 	}
+	return queued
 }
 
 // DispatchGatewayEvent sends a dispatch named name with payload d (a JSON
-// object) to the connected and resumable sessions that carry guildID (0:
-// shard 0) and whose intents include intent (0: every session), as any
-// event of the server is sent. It is for events the server does not emit
-// by itself (INTERACTION_CREATE, for example).
-func (s *Server) DispatchGatewayEvent(name string, guildID guildkit.Snowflake, intent uint64, d json.RawMessage) {
+// object) to the sessions, connected or waiting for a resume, that carry
+// guildID (0: shard 0) and whose intents include intent (0: every
+// session), as any event of the server is sent, and returns how many
+// sessions it was queued for (0: no bot would see it). It is for events
+// the server does not emit by itself (INTERACTION_CREATE, for example).
+func (s *Server) DispatchGatewayEvent(name string, guildID guildkit.Snowflake, intent uint64, d json.RawMessage) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.dispatchRawLocked(name, guildID, intent, d)
+	return s.dispatchRawLocked(name, guildID, intent, d)
 }
 
 // dispatchRawLocked is DispatchGatewayEvent for a caller holding s.mu.
-func (s *Server) dispatchRawLocked(name string, guildID guildkit.Snowflake, intent uint64, d []byte) {
+func (s *Server) dispatchRawLocked(name string, guildID guildkit.Snowflake, intent uint64, d []byte) int {
 	h := &s.gw
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s.fanOutLocked(gwEvent{name: name, guildID: guildID, intent: intent, d: append([]byte(nil), d...)})
+	return s.fanOutLocked(gwEvent{name: name, guildID: guildID, intent: intent, d: append([]byte(nil), d...)})
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // gatewayEventsLocked converts an event of the server into the gateway's
 // (spec §6 and §7): usually one, two when the bot itself left a guild

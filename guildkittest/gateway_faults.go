@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -161,6 +162,7 @@ func (c *gwConn) apply(f GatewayFault, done chan struct{}) (stop bool) {
 		return true
 	case FaultDrop:
 		_ = c.ws.CloseNow()
+		c.releaseSession()
 		close(done)
 		return true
 	case FaultWithholdAcks:
@@ -252,21 +254,13 @@ func (s *Server) GatewaySessions() []GatewaySession {
 func (sess *gwSession) describe() GatewaySession {
 	return GatewaySession{
 		ID: sess.id, Shard: [2]int{sess.shardID, sess.numShards}, Intents: sess.intents,
-		IntentNames: intentNames(sess.intents), Properties: maps2(sess.properties),
+		IntentNames: intentNames(sess.intents), Properties: maps.Clone(sess.properties),
 		Compression: sess.compression, Version: sess.version, Sequence: sess.seq, Written: sess.written,
 		Queued: len(sess.buf), Connected: sess.conn != nil, Ended: sess.ended, URL: sess.url,
 		ResumedTo: slices.Clone(sess.resumedTo), Resumes: sess.resumes,
 		HeartbeatInterval: sess.interval, LastHeartbeat: sess.lastBeat, Heartbeats: sess.beats,
 		Identifies: sess.identifies, Created: sess.created,
 	}
-}
-
-func maps2(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // GatewayFrames returns a session's frame log, oldest first: the last

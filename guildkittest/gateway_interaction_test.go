@@ -41,6 +41,17 @@ func callback(t *testing.T, srv *guildkittest.Server, it gatewayInteraction, ans
 	return resp.StatusCode, b.String()
 }
 
+// goBot runs f, a bot's side of a test, on a goroutine the test waits for
+// before its server closes.
+func goBot(t *testing.T, f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	t.Cleanup(func() { <-done })
+}
+
 // nextInteraction reads frames until INTERACTION_CREATE.
 func nextInteraction(t *testing.T, c *rawClient) (gatewayInteraction, wsFrame) {
 	t.Helper()
@@ -78,13 +89,13 @@ func TestInteractionOverGateway(t *testing.T) {
 
 	got := make(chan gatewayInteraction, 1)
 	answered := make(chan int, 1)
-	go func() {
+	goBot(t, func() {
 		it, f := nextInteraction(t, bot)
 		assert.Positive(t, f.seq(), "a dispatch with a sequence number")
 		got <- it
 		status, _ := callback(t, srv, it, `{"type": 4, "data": {"content": "Hi from the gateway"}}`)
 		answered <- status
-	}()
+	})
 	out, err := srv.Click(t.Context(), alice, msg.ID, "go")
 	require.NoError(t, err)
 	require.Equal(t, guildkittest.OutcomeMessage, out.Kind, out.String())
@@ -130,7 +141,7 @@ func TestInteractionOverGatewayRules(t *testing.T) {
 
 	// One answer; the second is refused; the token serves a follow-up.
 	second := make(chan string, 1)
-	go func() {
+	goBot(t, func() {
 		it, _ := nextInteraction(t, bot)
 		status, _ := callback(t, srv, it, `{"type": 6}`)
 		assert.Equal(t, http.StatusNoContent, status)
@@ -143,7 +154,7 @@ func TestInteractionOverGatewayRules(t *testing.T) {
 			resp.Body.Close()
 			assert.Equal(t, http.StatusOK, resp.StatusCode, "the token serves follow-ups")
 		}
-	}()
+	})
 	out, err := srv.Select(t.Context(), alice, msg.ID, "color", "blue")
 	require.NoError(t, err)
 	assert.Equal(t, guildkittest.OutcomeDeferred, out.Kind, out.String())
@@ -152,16 +163,16 @@ func TestInteractionOverGatewayRules(t *testing.T) {
 	// Too late: the server's clock passes the 3 seconds while the bot
 	// holds the interaction.
 	late := make(chan gatewayInteraction, 1)
-	go func() {
+	goBot(t, func() {
 		it, _ := nextInteraction(t, bot)
 		late <- it
-	}()
+	})
 	done := make(chan *guildkittest.Outcome, 1)
-	go func() {
+	goBot(t, func() {
 		out, err := srv.Click(t.Context(), alice, msg.ID, "go")
 		assert.NoError(t, err)
 		done <- out
-	}()
+	})
 	it := <-late
 	srv.AdvanceClock(3*time.Second + time.Millisecond)
 	out = <-done
@@ -197,20 +208,20 @@ func TestInteractionOverGatewayRouting(t *testing.T) {
 	}
 
 	shard1, r1, _ := connect(t, srv, 1, map[string]any{"shard": []int{1, 2}})
-	go func() {
+	goBot(t, func() {
 		it, _ := nextInteraction(t, shard1)
 		callback(t, srv, it, `{"type": 4, "data": {"content": "shard one"}}`)
-	}()
+	})
 	out, err = srv.Click(t.Context(), alice1, msg1.ID, "go")
 	require.NoError(t, err)
 	assert.Equal(t, "message: shard one", out.String())
 	d := srv.Deliveries()
 	assert.Equal(t, []string{r1.SessionID}, d[len(d)-1].Sessions)
 
-	go func() {
+	goBot(t, func() {
 		it, _ := nextInteraction(t, shard0)
 		callback(t, srv, it, `{"type": 4, "data": {"content": "shard zero"}}`)
-	}()
+	})
 	out, err = srv.Click(t.Context(), alice0, msg0.ID, "go")
 	require.NoError(t, err)
 	assert.Equal(t, "message: shard zero", out.String())
@@ -232,12 +243,12 @@ func TestInteractionOverGatewayControlAPI(t *testing.T) {
 	channel := srv.Channels(g.ID)[0].ID
 	srv.AddCommand(0, guildkit.CommandCreateParams{Name: "ping", Description: "Ping"}) // only a registered command runs
 	bot, _, _ := connect(t, srv, 0, nil)
-	go func() {
+	goBot(t, func() {
 		it, _ := nextInteraction(t, bot)
 		assert.Equal(t, 2, it.Type, "APPLICATION_COMMAND")
 		assert.Equal(t, "ping", it.Data.Name)
 		callback(t, srv, it, `{"type": 4, "data": {"content": "pong"}}`)
-	}()
+	})
 	resp, err := http.Post(srv.URL+guildkittest.ControlPrefix+"api/interactions", "application/json",
 		strings.NewReader(`{"kind": "command", "user_id": "`+alice.String()+`", "channel_id": "`+channel.String()+`", "name": "ping"}`))
 	require.NoError(t, err)
@@ -258,4 +269,42 @@ func TestInteractionOverGatewayControlAPI(t *testing.T) {
 	assert.Equal(t, "gateway", seen.Delivery.Via)
 	assert.Len(t, seen.Delivery.Sessions, 1)
 	assert.True(t, seen.Delivery.Callback)
+}
+
+// TestModalAndAutocompleteOverGateway: a modal opened through the callback
+// route is submitted back to the bot as MODAL_SUBMIT over the gateway, and
+// an autocomplete's choices come back the same way.
+func TestModalAndAutocompleteOverGateway(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g, alice, msg := gatewayGuild(t, srv, 0)
+	channel := srv.Channels(g.ID)[0].ID
+	bot, _, _ := connect(t, srv, 0, nil)
+	types := make(chan int, 3)
+	goBot(t, func() {
+		for range 3 {
+			it, _ := nextInteraction(t, bot)
+			types <- it.Type
+			switch it.Type {
+			case 3: // the click opens a modal
+				callback(t, srv, it, `{"type": 9, "data": {"custom_id": "form", "title": "Form", "components": [
+					{"type": 18, "label": "Name", "component": {"type": 4, "custom_id": "name", "style": 1}}]}}`)
+			case 5: // its submission
+				callback(t, srv, it, `{"type": 4, "data": {"content": "thanks"}}`)
+			case 4: // autocomplete
+				callback(t, srv, it, `{"type": 8, "data": {"choices": [{"name": "red", "value": "red"}, {"name": "rose", "value": "rose"}]}}`)
+			}
+		}
+	})
+	out, err := srv.Click(t.Context(), alice, msg.ID, "go")
+	require.NoError(t, err)
+	require.Equal(t, guildkittest.OutcomeModal, out.Kind, out.String())
+	out, err = srv.SubmitModal(t.Context(), alice, out.Modal, guildkittest.ModalValues{"name": "Alice"})
+	require.NoError(t, err)
+	assert.Equal(t, "message: thanks", out.String())
+	out, err = srv.Autocomplete(t.Context(), alice, channel, "color",
+		guildkit.CommandOption{Name: "name", Type: guildkit.CommandOptionString, Value: json.RawMessage(`"r"`), Focused: true})
+	require.NoError(t, err)
+	assert.Equal(t, "autocomplete: 2 choices", out.String())
+	assert.Equal(t, []int{3, 5, 4}, []int{<-types, <-types, <-types})
 }

@@ -101,13 +101,11 @@ func (s *Server) readyLocked(sess *gwSession, guilds []*guildState, resumeURL st
 		"guilds":              unavailable,
 		"session_id":          sess.id,
 		"resume_gateway_url":  resumeURL,
-		"session_type":        "normal",
 		"application":         map[string]any{"id": s.appID(), "flags": appFlags},
 		"private_channels":    []any{},
 		"presences":           []any{},
 		"relationships":       []any{},
 		"guild_join_requests": []any{},
-		"user_settings":       map[string]any{},
 		"_trace":              []string{"guildkittest"},
 	}
 	if sess.shardSent {

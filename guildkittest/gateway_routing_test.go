@@ -266,3 +266,31 @@ func TestGatewayShardingRequiredLive(t *testing.T) {
 		t.Fatalf("after joining a fourth guild: closed with %d, want 4011", code)
 	}
 }
+
+// TestGatewayPermissionFiltering: GUILD_BAN_ADD reaches only a bot with
+// BAN_MEMBERS or VIEW_AUDIT_LOG (spec §5), whatever its intents.
+func TestGatewayPermissionFiltering(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	owner := srv.AddUser(guildkit.User{Username: "owner"})
+	g := srv.AddGuild(guildkit.Guild{OwnerID: owner.ID})
+	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}})
+	target := srv.AddUser(guildkit.User{Username: "t"})
+	c, r, _ := connect(t, srv, 1|1<<2, nil)
+	if err := srv.ClientAs(owner.ID).Bans.Create(t.Context(), g.ID, target.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	mark(srv, g.ID)
+	if got := c.collect("MARK"); len(got) != 0 {
+		t.Errorf("a bot without BAN_MEMBERS got %v", got)
+	}
+	var note string
+	for _, f := range srv.GatewayFrames(r.SessionID) {
+		if f.Name == "GUILD_BAN_ADD" {
+			note = f.Note
+		}
+	}
+	if !strings.HasPrefix(note, "permissions") {
+		t.Errorf("GUILD_BAN_ADD's note %q, want the permission it lacks", note)
+	}
+}

@@ -2,7 +2,10 @@ package guildkittest
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -195,14 +198,13 @@ const maxEndedSessions = 64
 
 // identifyPayload is op 2's d.
 type identifyPayload struct {
-	Token          *string           `json:"token"`
-	Properties     map[string]any    `json:"properties"`
-	Compress       bool              `json:"compress"`
-	LargeThreshold *int              `json:"large_threshold"`
-	Shard          json.RawMessage   `json:"shard"`
-	Presence       json.RawMessage   `json:"presence"`
-	Intents        *json.Number      `json:"intents"`
-	Extra          map[string]string `json:"-"`
+	Token          *string         `json:"token"`
+	Properties     map[string]any  `json:"properties"`
+	Compress       bool            `json:"compress"`
+	LargeThreshold *int            `json:"large_threshold"`
+	Shard          json.RawMessage `json:"shard"`
+	Presence       json.RawMessage `json:"presence"`
+	Intents        *json.Number    `json:"intents"`
 }
 
 // identify checks op 2 and starts a session: 4005 on a connection that
@@ -221,7 +223,7 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	s := c.s
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	isBot := ok && user == s.bot
 	s.mu.Unlock()
 	if !isBot {
@@ -248,10 +250,8 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	large := 50
 	if p.LargeThreshold != nil {
-		if *p.LargeThreshold < 50 || *p.LargeThreshold > 250 {
-			return closeUnknownOpcode, "Invalid IDENTIFY: large_threshold must be between 50 and 250."
-		}
-		large = *p.LargeThreshold
+		// 50-250; a value outside is brought within, not refused.
+		large = min(max(*p.LargeThreshold, 50), 250)
 	}
 	props := map[string]string{}
 	for k, v := range p.Properties {
@@ -300,6 +300,12 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 		c.invalidSession(false)
 	}
 	return code, reason
+}
+
+// gatewayToken is the token of an IDENTIFY or RESUME: the platform takes
+// it with or without the "Bot " prefix (discordgo sends the prefix).
+func gatewayToken(t string) string {
+	return strings.TrimPrefix(t, "Bot ")
 }
 
 // randomSessionID is a session id: 128 random bits in hex, as long as the
@@ -356,7 +362,7 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 	s := c.s
 	h := &s.gw
 	s.mu.Lock()
-	user, ok := s.tokens[*p.Token]
+	user, ok := s.tokens[gatewayToken(*p.Token)]
 	s.mu.Unlock()
 	h.mu.Lock()
 	sess, found := h.sessions[*p.SessionID]
@@ -380,7 +386,7 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 		select {
 		case old.ctl <- gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}:
 			<-done
-		case <-old.ctx.Done():
+		case <-old.released: // it ended meanwhile and handed the session back
 		case <-c.ctx.Done():
 			return 0, ""
 		}
@@ -460,15 +466,8 @@ func (s *Server) overShardLimitLocked(sess *gwSession) bool {
 // carries more guilds than GuildsPerShard. The caller holds s.mu and the
 // hub's mu.
 func (s *Server) enforceShardLimitLocked() {
-	for _, sess := range h2list(s.gw.sessions) {
+	// overShardLimitLocked deletes from the map: iterate over a copy.
+	for _, sess := range slices.Collect(maps.Values(s.gw.sessions)) {
 		s.overShardLimitLocked(sess)
 	}
-}
-
-func h2list(m map[string]*gwSession) []*gwSession {
-	out := make([]*gwSession, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }

@@ -179,3 +179,146 @@ func TestGatewayIdentifyReadyGuildCreate(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+// TestGatewayPrivilegedIntentsFromSeed: a seed's application lists the
+// approved privileged intents; the others close IDENTIFY with 4014 and
+// are absent from the application's flags.
+func TestGatewayPrivilegedIntentsFromSeed(t *testing.T) {
+	t.Parallel()
+	if _, err := guildkittest.ParseSeed(strings.NewReader(`{"application": {"privileged_intents": ["GUILDS"]}}`)); err == nil ||
+		!strings.Contains(err.Error(), "application.privileged_intents[0]") {
+		t.Errorf("a seed naming GUILDS as privileged: %v", err)
+	}
+	seed, err := guildkittest.ParseSeed(strings.NewReader(`{"application": {"privileged_intents": ["GUILD_MEMBERS"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := guildkittest.NewServer(t)
+	srv.ApplySeed(seed)
+	if got := srv.PrivilegedIntentsApproved(); got != 1<<1 {
+		t.Errorf("approved %b, want GUILD_MEMBERS only", got)
+	}
+	c := dial(t, srv.GatewayURL(), "/?v=10&encoding=json")
+	c.hello()
+	c.identify(srv.Token(), 1|1<<15, nil)
+	if code := c.closed(); code != 4014 {
+		t.Errorf("MESSAGE_CONTENT not approved: closed with %d, want 4014", code)
+	}
+	_, r, _ := connect(t, srv, 1|1<<1, nil)
+	if r.Application["flags"] != float64(1<<14) {
+		t.Errorf("READY application.flags = %v, want GATEWAY_GUILD_MEMBERS (1<<14)", r.Application["flags"])
+	}
+}
+
+// TestGatewayTokenWithBotPrefix: IDENTIFY and RESUME take the token with
+// or without "Bot " (discordgo sends the prefix).
+func TestGatewayTokenWithBotPrefix(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	c := dial(t, srv.GatewayURL(), "/?v=9&encoding=json")
+	c.hello()
+	c.identify("Bot "+srv.Token(), 1, nil)
+	var r ready
+	_ = json.Unmarshal(c.until("READY").D, &r)
+	if r.V != 9 {
+		t.Errorf("READY v = %d on a v=9 connection", r.V)
+	}
+	c.ws.CloseNow()
+	waitDisconnected(t, srv, r.SessionID)
+	c2 := dial(t, r.ResumeGatewayURL, "/?v=9&encoding=json")
+	c2.hello()
+	c2.send(6, map[string]any{"token": "Bot " + srv.Token(), "session_id": r.SessionID, "seq": 1})
+	if f := c2.read(); f.name() != "RESUMED" {
+		t.Errorf("resume with the prefix: op %d %s", f.Op, f.name())
+	}
+	if n := srv.DispatchGatewayEvent("X", 0, 0, json.RawMessage(`{}`)); n != 1 {
+		t.Errorf("DispatchGatewayEvent queued for %d sessions, want 1", n)
+	}
+}
+
+// TestGatewayGuildCreateMembers: which members GUILD_CREATE lists (spec
+// §3.6): without GUILD_PRESENCES the bot and members in voice; with it,
+// every member of a small guild, and of a large one (over
+// large_threshold) those online, with a role or a nickname, or in voice.
+func TestGatewayGuildCreateMembers(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t, guildkittest.WithGateway(guildkittest.GatewaySettings{MaxConcurrency: 4}))
+	g := srv.AddGuild(guildkit.Guild{})
+	voice := srv.AddChannel(g.ID, guildkit.Channel{Name: "voice", Type: guildkit.ChannelTypeGuildVoice})
+	role := srv.AddRole(g.ID, guildkit.Role{Name: "r", Position: 1})
+	nick := "nick"
+	var online, inVoice, withRole, withNick guildkit.Member
+	for i := range 60 {
+		m := guildkit.Member{User: &guildkit.User{Username: "m" + strings.Repeat("x", i%3)}}
+		switch i {
+		case 1:
+			m.Roles = []guildkit.Snowflake{role.ID}
+		case 2:
+			m.Nick = &nick
+		}
+		added := srv.AddMember(g.ID, m)
+		switch i {
+		case 0:
+			online = added
+			srv.SetOnline(g.ID, added.User.ID, true)
+		case 1:
+			withRole = added
+		case 2:
+			withNick = added
+		case 3:
+			inVoice = added
+			srv.SetVoiceChannel(g.ID, added.User.ID, voice.ID)
+		}
+	}
+	ids := func(intents uint64, shard int, large int) (map[string]bool, map[string]any) {
+		t.Helper()
+		c, _, _ := connect(t, srv, intents, map[string]any{"shard": []int{shard, 4}, "large_threshold": large})
+		_ = c
+		f := c.until("GUILD_CREATE")
+		var d struct {
+			Members []struct {
+				User struct{ ID string } `json:"user"`
+			} `json:"members"`
+			VoiceStates []map[string]any `json:"voice_states"`
+			Presences   []map[string]any `json:"presences"`
+		}
+		_ = json.Unmarshal(f.D, &d)
+		out := map[string]bool{}
+		for _, m := range d.Members {
+			out[m.User.ID] = true
+		}
+		var all map[string]any
+		_ = json.Unmarshal(f.D, &all)
+		if len(d.VoiceStates) != 1 || d.VoiceStates[0]["user_id"] != inVoice.User.ID.String() || d.VoiceStates[0]["channel_id"] != voice.ID.String() {
+			t.Errorf("voice_states = %v", d.VoiceStates)
+		}
+		return out, all
+	}
+	// The guild's shard of 4 is the same for every session: use the one
+	// key the guild id gives and move the identify window between them.
+	shard := int((uint64(g.ID) >> 22) % 4)
+	bot := srv.BotID().String()
+
+	got, all := ids(1, shard, 50) // no presences: the bot and the member in voice
+	if len(got) != 2 || !got[bot] || !got[inVoice.User.ID.String()] {
+		t.Errorf("without GUILD_PRESENCES: members %v", got)
+	}
+	if all["member_count"] != 61.0 || all["large"] != true {
+		t.Errorf("member_count %v large %v", all["member_count"], all["large"])
+	}
+	srv.AdvanceClock(5 * time.Second)
+	got, _ = ids(1|1<<8, shard, 50) // large: online, role, nick, voice, and the bot
+	for _, m := range []guildkit.Member{online, withRole, withNick, inVoice} {
+		if !got[m.User.ID.String()] {
+			t.Errorf("large guild with GUILD_PRESENCES lacks %s", m.User.ID)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("large guild with GUILD_PRESENCES lists %d members, want 5", len(got))
+	}
+	srv.AdvanceClock(5 * time.Second)
+	got, all = ids(1|1<<8, shard, 250) // small at threshold 250: everyone
+	if len(got) != 61 || all["large"] != false {
+		t.Errorf("small guild: %d members, large %v", len(got), all["large"])
+	}
+}

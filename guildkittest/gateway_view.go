@@ -92,17 +92,17 @@ func (s *Server) gatewayView() gatewayView {
 		Sessions: []gatewaySessionView{},
 		Notes:    []string{},
 	}
-	if stats.Refused > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("%d IDENTIFY(s) beyond max_concurrency (%d per 5 s) were refused with INVALID_SESSION: "+
-			"start shards no faster than session_start_limit.max_concurrency allows", stats.Refused, settings.MaxConcurrency))
-	}
-	if stats.OverBudget > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("%d IDENTIFY(s) beyond the daily session_start_limit (%d): the platform would reset the bot's token",
-			stats.OverBudget, settings.SessionStartTotal))
-	}
 	frames := make(map[string][]GatewayFrame, len(sessions))
 	for _, sess := range sessions {
 		frames[sess.ID] = s.GatewayFrames(sess.ID)
+	}
+	bySession := map[string][]string{}
+	for _, n := range gatewayNotes(sessions, frames, settings, stats) {
+		if n.Session == "" {
+			v.Notes = append(v.Notes, n.Text)
+		} else {
+			bySession[n.Session] = append(bySession[n.Session], n.Text)
+		}
 	}
 	for _, sess := range sessions {
 		sv := gatewaySessionView{
@@ -129,35 +129,107 @@ func (s *Server) gatewayView() gatewayView {
 			since = last
 		}
 		sv.Heartbeat.Late = sess.Connected && sess.HeartbeatInterval > 0 && now.Sub(since) > sess.HeartbeatInterval
-		sv.Notes = sessionNotes(sess, sessions, frames, settings)
+		sv.Notes = bySession[sess.ID]
+		if sv.Notes == nil {
+			sv.Notes = []string{}
+		}
 		v.Sessions = append(v.Sessions, sv)
 	}
 	return v
+}
+
+// GatewayNoteKind names what a [GatewayNote] is about.
+type GatewayNoteKind string
+
+// The notes the server makes.
+const (
+	// NoteIdentifyConcurrency: IDENTIFYs beyond max_concurrency per 5 s
+	// were refused with INVALID_SESSION (the gateway as a whole).
+	NoteIdentifyConcurrency GatewayNoteKind = "identify_concurrency"
+	// NoteSessionStartBudget: IDENTIFYs beyond the daily
+	// session_start_limit; the platform would reset the bot's token (the
+	// gateway as a whole).
+	NoteSessionStartBudget GatewayNoteKind = "session_start_budget"
+	// NoteSendRate: a session sent 80% or more of SendLimit payloads
+	// within 60 s, among the frames its log keeps.
+	NoteSendRate GatewayNoteKind = "send_rate"
+	// NoteResumeURL: a session was resumed on the ordinary gateway URL
+	// instead of READY's resume_gateway_url.
+	NoteResumeURL GatewayNoteKind = "resume_url"
+	// NoteReidentify: a session was started by IDENTIFY while an older
+	// session of the same shard could still have been resumed.
+	NoteReidentify GatewayNoteKind = "reidentify"
+)
+
+// GatewayNote is something bots did on the gateway that the reference
+// platform would punish, or that breaks resuming, as the inspector shows
+// it.
+type GatewayNote struct {
+	Session string          `json:"session,omitempty"` // "" for the gateway as a whole
+	Kind    GatewayNoteKind `json:"kind"`
+	Text    string          `json:"text"` // a sentence for the bot's developer
+}
+
+// GatewayNotes returns what bots did on the gateway that the reference
+// platform would punish or that breaks resuming: identifies beyond
+// max_concurrency or the daily budget, sends near the 4008 limit, resumes
+// on the ordinary URL instead of resume_gateway_url, and IDENTIFYs where a
+// resume was possible. Sessions are judged by what their frame logs keep
+// (the last FrameLogSize frames) and while the server still lists them.
+func (s *Server) GatewayNotes() []GatewayNote {
+	settings := s.GatewaySettings()
+	stats := s.IdentifyStats()
+	sessions := s.GatewaySessions()
+	frames := make(map[string][]GatewayFrame, len(sessions))
+	for _, sess := range sessions {
+		frames[sess.ID] = s.GatewayFrames(sess.ID)
+	}
+	return gatewayNotes(sessions, frames, settings, stats)
+}
+
+// gatewayNotes makes the notes: the gateway's, then each session's.
+func gatewayNotes(sessions []GatewaySession, frames map[string][]GatewayFrame, settings GatewaySettings, stats IdentifyStats) []GatewayNote {
+	notes := []GatewayNote{}
+	if stats.Refused > 0 {
+		notes = append(notes, GatewayNote{Kind: NoteIdentifyConcurrency, Text: fmt.Sprintf("%d IDENTIFY(s) beyond max_concurrency (%d per 5 s) "+
+			"were refused with INVALID_SESSION: start shards no faster than session_start_limit.max_concurrency allows", stats.Refused, settings.MaxConcurrency)})
+	}
+	if stats.OverBudget > 0 {
+		notes = append(notes, GatewayNote{Kind: NoteSessionStartBudget, Text: fmt.Sprintf("%d IDENTIFY(s) beyond the daily session_start_limit (%d): "+
+			"the platform would reset the bot's token", stats.OverBudget, settings.SessionStartTotal)})
+	}
+	for _, sess := range sessions {
+		notes = append(notes, sessionNotes(sess, sessions, frames, settings)...)
+	}
+	return notes
 }
 
 // sessionNotes says what the bot did on a session that the platform would
 // punish or that breaks resuming: sends near the limit, a resume on the
 // ordinary URL, an IDENTIFY where an older session of the same shard could
 // still have been resumed.
-func sessionNotes(sess GatewaySession, all []GatewaySession, frames map[string][]GatewayFrame, settings GatewaySettings) []string {
-	notes := []string{}
+func sessionNotes(sess GatewaySession, all []GatewaySession, frames map[string][]GatewayFrame, settings GatewaySettings) []GatewayNote {
+	var notes []GatewayNote
+	note := func(kind GatewayNoteKind, text string) {
+		notes = append(notes, GatewayNote{Session: sess.ID, Kind: kind, Text: text})
+	}
 	if n, at := busiestMinute(frames[sess.ID]); settings.SendLimit > 0 && n*10 >= settings.SendLimit*8 {
 		verdict := "near"
 		if n >= settings.SendLimit {
 			verdict = "at"
 		}
-		notes = append(notes, fmt.Sprintf("sent %d payloads within 60 s (from %s), %s the limit of %d: one more closes the connection with 4008",
+		note(NoteSendRate, fmt.Sprintf("sent %d payloads within 60 s (from %s), %s the limit of %d: one more closes the connection with 4008",
 			n, at.UTC().Format(time.TimeOnly), verdict, settings.SendLimit))
 	}
-	if k := slices.Index(sess.ResumedTo, "gateway"); k >= 0 {
-		notes = append(notes, "resumed on the ordinary gateway URL instead of READY's resume_gateway_url: the platform disconnects such clients more often")
+	if slices.Contains(sess.ResumedTo, "gateway") {
+		note(NoteResumeURL, "resumed on the ordinary gateway URL instead of READY's resume_gateway_url: the platform disconnects such clients more often")
 	}
 	for _, old := range all {
 		if old.ID == sess.ID || old.Shard != sess.Shard || !old.Created.Before(sess.Created) {
 			continue
 		}
 		if resumableAt(frames[old.ID], sess.Created, settings.ResumeWindow) {
-			notes = append(notes, fmt.Sprintf("identified anew while session %s of the same shard could still be resumed: "+
+			note(NoteReidentify, fmt.Sprintf("identified anew while session %s of the same shard could still be resumed: "+
 				"RESUME it instead (a new session loses the events in between, and counts against session_start_limit)", old.ID))
 		}
 	}

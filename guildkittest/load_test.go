@@ -47,12 +47,25 @@ import (
 //
 //	GUILDKIT_LOAD=20s go test -race -run '^TestLoad$' -v ./guildkittest
 func TestLoad(t *testing.T) {
+	runLoad(t, loadDuration(t), nil, nil)
+}
+
+// loadDuration is GUILDKIT_LOAD; the test is skipped without it.
+func loadDuration(t *testing.T) time.Duration {
 	d, err := time.ParseDuration(os.Getenv("GUILDKIT_LOAD"))
 	if err != nil || d <= 0 {
 		t.Skip("the load run: set GUILDKIT_LOAD to a duration, such as 20s")
 	}
+	return d
+}
+
+// runLoad is the REST load run of TestLoad, for d, on a server made with
+// opts. during, when not nil, is called once the server is set up and
+// before the clients start, and the function it returns once they have
+// stopped (before the last heap sample): other loads run alongside.
+func runLoad(t *testing.T, d time.Duration, opts []guildkittest.Option, during func(srv *guildkittest.Server) (finish func())) {
 	const clients = 32
-	srv := guildkittest.NewServer(t)
+	srv := guildkittest.NewServer(t, opts...)
 	owner := srv.AddUser(guildkit.User{Username: "owner"})
 	g := srv.AddGuild(guildkit.Guild{Name: "load", OwnerID: owner.ID})
 	botRole := srv.AddRole(g.ID, guildkit.Role{Name: "bot", Position: 50, Permissions: guildkit.PermissionAdministrator})
@@ -268,6 +281,10 @@ func TestLoad(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		heap = append(heap, ms.HeapAlloc)
 	}
+	var finish func()
+	if during != nil {
+		finish = during(srv)
+	}
 	sample()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -296,6 +313,9 @@ func TestLoad(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	elapsed := time.Since(start)
+	if finish != nil {
+		finish()
+	}
 	sample()
 
 	var keys []int

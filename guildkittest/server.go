@@ -47,6 +47,44 @@
 // [Server.RunMessageCommand]) only when it is registered where it is run
 // and with the options the platform's client would send.
 //
+// # Gateway
+//
+// The server is also the platform's real-time gateway (v10), which
+// unmodified bots in any language connect to. GET /gateway answers
+// {"url": "ws://127.0.0.1:port"} ([Server.GatewayURL]: no path, no query;
+// the WebSocket endpoint answers at "/" with any query, with or without a
+// trailing slash); GET /gateway/bot adds shards and session_start_limit;
+// GET /oauth2/applications/@me is the application. A connection asks for
+// v 9 or 10 (else 4012), encoding json (etf is refused) and compress
+// zlib-stream or zstd-stream, or IDENTIFY's compress for per-message zlib.
+//
+// Sessions run as the platform runs them: HELLO, heartbeats answered with
+// op 11 (1.5 intervals of the server's clock without one close 4000),
+// IDENTIFY checked (4003, 4004, 4005, 4010, 4011, 4013, 4014; op 9 beyond
+// max_concurrency per 5 s), READY with every field the strictest libraries
+// read and resume_gateway_url on a second loopback port
+// ([Server.ResumeGatewayURL]), one GUILD_CREATE per guild of the shard,
+// then every event the server's operations emit, with the platform's
+// payload, routed by shard ((guild_id >> 22) % num_shards) and filtered by
+// intents and permissions; op 8 answered with GUILD_MEMBERS_CHUNK; RESUME
+// replays what the session missed, in order, then RESUMED; a session is
+// kept for ResumeWindow of the server's clock after any close but
+// 1000/1001. Limits: 4096 bytes a payload (4002), SendLimit payloads per 60
+// s (4008), a bounded outbound queue per session (a connection that does
+// not read is closed, resumable). [GatewaySettings] ([WithGateway],
+// [Server.SetGatewaySettings]) sets them, and GuildsPerShard, the 4011
+// threshold, so that sharding and resharding can be tested;
+// [Server.SetPrivilegedIntents] (or a seed's application) sets the
+// approved privileged intents.
+//
+// Go tests inspect and break sessions: [Server.GatewaySessions],
+// [Server.GatewayFrames] (each session's frames, decompressed, tokens
+// redacted, with the dispatches it did not get and why),
+// [Server.IdentifyStats], [Server.InjectGatewayFault] (reconnect,
+// invalid_session, close, drop, withhold_acks, silence, request_heartbeat)
+// and [Server.DispatchGatewayEvent] for events the server does not emit
+// itself.
+//
 // All methods are safe for concurrent use. Seeding methods panic on
 // impossible input (an unknown guild id, for example), as
 // httptest.NewRequest does: they are for test set-up.

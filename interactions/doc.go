@@ -82,6 +82,19 @@
 // The platform checks values only in its client: a function still treats
 // them as input.
 //
+// # Over the gateway
+//
+// An application without an interactions endpoint URL receives its
+// interactions over the gateway, as INTERACTION_CREATE events. The same
+// functions serve them: build the Handler with [NewGatewayHandler] (no
+// public key: there is no signature to check) and hand it the gateway's
+// interactions with [Handler.ServeInteraction]; with package
+// github.com/seed012df1e9/guildkit/gateway that is one line,
+// gateway.OnInteraction(shard, h.ServeInteraction). The answers go through
+// the callback route, with the same checks, the same automatic deferral
+// and the same one-answer rule. This package does not import the gateway
+// package, nor the reverse: ServeInteraction takes the interaction itself.
+//
 // # Where the documents are silent
 //
 // The interface's documents say only that button, select and modal

@@ -17,6 +17,17 @@ import (
 const (
 	// IdentifyWindow is how long a rate-limit key is taken by one IDENTIFY.
 	IdentifyWindow = 5 * time.Second
+	// DefaultIdentifyMargin is what a limiter of shards started together
+	// adds to IdentifyWindow (the Redis limiter by default; the gateway's
+	// shard manager gives its memory limiter the same). The platform
+	// counts 5 s between the IDENTIFYs it receives, and the limiter
+	// between the moments they were sent: an IDENTIFY that was slow to
+	// arrive (a busy connection, a busy server) would let the next one on
+	// its key arrive less than 5 s after it, and be refused with
+	// INVALID_SESSION. Against the emulator on a loaded two-core machine,
+	// 64 shards at max_concurrency 16 had 2 to 4 IDENTIFYs refused without
+	// it, none with it.
+	DefaultIdentifyMargin = 500 * time.Millisecond
 	// DefaultIdentifyLease is how long an [IdentifyLimiter] keeps a key for
 	// a caller that took it and never said it sent its IDENTIFY (a process
 	// that died mid-identify): the window, plus time for the handshake.
@@ -47,17 +58,22 @@ type SessionStartLimit struct {
 // IDENTIFY; many processes that share one limiter (the Redis one, in
 // module ratelimit/redisstore) share one budget and one set of keys.
 // Implementations must be safe for concurrent use.
+//
+// token names the bot: the token itself (as a gateway shard passes it) or
+// its [TokenHash]. An implementation that keeps state outside the process
+// names it by the hash, and none puts it in an error or a log.
 type IdentifyLimiter interface {
-	// SetLimit records what the platform reported for the token (named by
-	// its [TokenHash]). Within one budget window the lower remaining count
-	// wins, so a report older than the limiter's own count does not give
-	// back starts.
+	// SetLimit records what the platform reported for the token. Within
+	// one budget window the lower remaining count wins, so a report older
+	// than the limiter's own count does not give back starts.
 	SetLimit(ctx context.Context, token string, l SessionStartLimit) error
 	// Acquire blocks until shardID may send IDENTIFY: no other IDENTIFY of
 	// its rate-limit key (shardID % maxConcurrency) within IdentifyWindow,
 	// and callers of one key served in the order they came. It takes one
 	// session start from the budget. The caller sends IDENTIFY and then
-	// calls done, which keeps the key for IdentifyWindow from that moment;
+	// calls done, which keeps the key for IdentifyWindow (plus, for shards
+	// started together, a margin for the IDENTIFY's transit,
+	// [DefaultIdentifyMargin]) from that moment;
 	// a key whose done never comes is freed after the lease
 	// ([DefaultIdentifyLease]), so a caller that dies mid-identify never
 	// holds it for good. When the budget is down to the reserve, Acquire
@@ -85,9 +101,9 @@ func (systemClock) AfterFunc(d time.Duration, f func()) func() bool {
 type IdentifyOptions struct {
 	// Clock is the limiter's time source; the system clock when nil.
 	Clock Clock
-	// Window is how long one IDENTIFY takes its rate-limit key;
-	// IdentifyWindow when 0. Only tests against a server with a shorter
-	// window (guildkittest can have one) should set it.
+	// Window is how long one IDENTIFY takes its rate-limit key, from its
+	// done; IdentifyWindow when 0. Shards started together (several keys
+	// at once) should set IdentifyWindow + DefaultIdentifyMargin.
 	Window time.Duration
 	// Lease is how long a key stays taken without done;
 	// DefaultIdentifyLease when 0.

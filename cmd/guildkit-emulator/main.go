@@ -66,8 +66,10 @@
 //	                     the platform delivers them. It is checked at start as the platform
 //	                     checks an endpoint when it is saved (a signed PING must get PONG, a
 //	                     PING with a bad signature 401) and the verdict is printed; until
-//	                     the endpoint answers, it is checked again every 2 seconds. A
-//	                     command runs only once the bot has registered it (the
+//	                     the endpoint answers, it is checked again every 2 seconds. Without
+//	                     it, as on the platform, interactions go to the bot's gateway
+//	                     sessions as INTERACTION_CREATE, answered through the callback route
+//	                     A command runs only once the bot has registered it (the
 //	                     application-command routes, as on the platform); the page's
 //	                     command palette offers the registered ones
 //	-heartbeat-interval D
@@ -89,6 +91,14 @@
 //	-application-key HEX the application's Ed25519 private key, as its 32-byte seed in hex
 //	                     (default: the state file's, else one made at start and kept in
 //	                     the state file, so the printed public key stays the same)
+//
+// The gateway: a bot connects to GUILDKIT_GATEWAY_URL (GET /gateway and
+// /gateway/bot answer it too), identifies with GUILDKIT_TOKEN and receives
+// READY, a GUILD_CREATE per guild of its shard, then the events every
+// operation emits, filtered by its intents and routed by its shard. The
+// control API lists the sessions (GET /_guildkit/api/gateway) and injects
+// faults into them (POST /_guildkit/api/gateway/faults); the inspector's
+// sessions view shows each one's frames and has a button per fault.
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
 // #general channel and two webhooks in it, one of them the bot's

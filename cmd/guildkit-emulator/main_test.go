@@ -562,3 +562,95 @@ func TestGatewayFlags(t *testing.T) {
 	assert.Equal(t, "30s", view.Settings.ResumeWindow)
 	assert.Equal(t, 60, view.Settings.SendLimit)
 }
+
+// TestGatewayInteractions is the emulator with a gateway bot in any
+// language (coder/websocket and encoding/json here): with no
+// -interactions-url, a command run through the control API reaches the
+// bot's session as INTERACTION_CREATE, the bot answers through the
+// callback route, and the control API answers what the member saw.
+func TestGatewayInteractions(t *testing.T) {
+	e := start(t)
+	defer e.stop(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, e.vars["GUILDKIT_GATEWAY_URL"]+"/?v=10&encoding=json", nil)
+	require.NoError(t, err)
+	defer ws.CloseNow()
+	ws.SetReadLimit(1 << 20)
+	identify, _ := json.Marshal(map[string]any{"op": 2, "d": map[string]any{"token": e.vars["GUILDKIT_TOKEN"], "intents": 1,
+		"properties": map[string]string{"os": "linux", "browser": "test", "device": "test"}}})
+	require.NoError(t, ws.Write(ctx, websocket.MessageText, identify))
+
+	// The bot: every INTERACTION_CREATE answered through the callback route.
+	botDone := make(chan error, 1)
+	go func() {
+		for {
+			_, b, err := ws.Read(ctx)
+			if err != nil {
+				botDone <- err
+				return
+			}
+			var f struct {
+				Op int    `json:"op"`
+				T  string `json:"t"`
+				D  struct {
+					ID    string `json:"id"`
+					Token string `json:"token"`
+				} `json:"d"`
+			}
+			if json.Unmarshal(b, &f) != nil || f.Op != 0 || f.T != "INTERACTION_CREATE" {
+				continue
+			}
+			resp, err := http.Post(e.vars["GUILDKIT_BASE_URL"]+"/interactions/"+f.D.ID+"/"+f.D.Token+"/callback", "application/json",
+				strings.NewReader(`{"type": 4, "data": {"content": "pong over the gateway"}}`))
+			if err == nil {
+				resp.Body.Close()
+			}
+			botDone <- err
+			return
+		}
+	}()
+
+	// Alice, the demo's member, runs /ping once the bot's session is there.
+	var state struct {
+		Guilds []struct {
+			Members []struct {
+				Member struct {
+					User struct {
+						ID       string `json:"id"`
+						Username string `json:"username"`
+					} `json:"user"`
+				} `json:"member"`
+			} `json:"members"`
+		} `json:"guilds"`
+	}
+	_, body := getJSON(t, e.control+"state", nil)
+	require.NoError(t, json.Unmarshal(body, &state))
+	alice := ""
+	for _, m := range state.Guilds[0].Members {
+		if m.Member.User.Username == "alice" {
+			alice = m.Member.User.ID
+		}
+	}
+	require.NotEmpty(t, alice, "%s", body)
+	require.Eventually(t, func() bool {
+		_, b := getJSON(t, e.control+"gateway", nil)
+		return strings.Contains(string(b), `"connected":true`)
+	}, 10*time.Second, 20*time.Millisecond)
+	resp, err := http.Post(e.control+"interactions", "application/json", strings.NewReader(
+		`{"kind": "command", "user_id": "`+alice+`", "channel_id": "`+e.vars["GUILDKIT_CHANNEL_ID"]+`", "name": "ping"}`))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var seen struct {
+		Kind     string `json:"kind"`
+		Summary  string `json:"summary"`
+		Delivery struct {
+			Via string `json:"via"`
+		} `json:"delivery"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&seen))
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "message: pong over the gateway", seen.Summary)
+	assert.Equal(t, "gateway", seen.Delivery.Via)
+	require.NoError(t, <-botDone)
+}

@@ -108,6 +108,12 @@ func (f *feed) register(shard *gateway.Shard) {
 	gateway.On(shard, func(ctx context.Context, e *gateway.InviteDelete) {
 		f.post(ctx, "Invite deleted", fmt.Sprintf("Invite **%s** was deleted.", e.Code), 0x9B59B6)
 	})
+	// A saved session too old to resume: the shard identified anew, and
+	// the events in between are lost. Say so in the feed.
+	gateway.On(shard, func(ctx context.Context, e *gateway.SessionLost) {
+		f.post(ctx, "Gap in the feed", fmt.Sprintf("Events after %s were missed (%s): check the guild's audit log.",
+			e.Time.UTC().Format(time.RFC3339), e.Reason), 0x7F8C8D)
+	})
 }
 
 // who names a user for the feed: a mention (which notifies nobody: the

@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
+	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
 func TestAuditFeedInMemory(t *testing.T) {
@@ -43,4 +49,37 @@ func TestAuditFeedNeedsAWebhookWithAToken(t *testing.T) {
 	err := run(context.Background(), &bytes.Buffer{}, func(k string) string { return env[k] })
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "GUILDKIT_WEBHOOK_URL")
+}
+
+func TestAuditFeedPostsAGapWhenTheSessionCannotResume(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv := guildkittest.New()
+	defer srv.Close()
+	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	ch := srv.AddChannel(guild.ID, guildkit.Channel{Name: "audit-log", Type: guildkit.ChannelTypeGuildText})
+	wh := srv.AddWebhook(ch.ID, "Audit feed")
+	hook, err := guildkit.NewWebhookClient(srv.BaseURL()+"/webhooks/"+wh.ID.String()+"/"+wh.Token, guildkit.WithBaseURL(srv.BaseURL()))
+	require.NoError(t, err)
+
+	file := filepath.Join(t.TempDir(), "session")
+	require.NoError(t, saveSession(file, &gateway.Session{ID: "expired", Sequence: 41, ResumeURL: srv.GatewayURL(), Shard: [2]int{0, 1}}))
+	var out bytes.Buffer
+	f := &feed{hook: hook, out: &syncWriter{w: &out}, posted: make(chan string, 4)}
+	shard, err := f.start(ctx, srv.Token(), file, gateway.WithClient(srv.Client()), gateway.WithURL(srv.GatewayURL()))
+	require.NoError(t, err)
+	select {
+	case title := <-f.posted:
+		assert.Equal(t, "Gap in the feed", title)
+	case <-ctx.Done():
+		t.Fatal("no post of the gap")
+	}
+	require.NoError(t, f.stop(ctx, shard, file))
+	saved, err := loadSession(file)
+	require.NoError(t, err)
+	require.NotNil(t, saved)
+	assert.NotEqual(t, "expired", saved.ID, "the new session is saved")
+	assert.Contains(t, out.String(), "resuming session expired at 41")
+	assert.NotContains(t, out.String(), srv.Token())
 }

@@ -33,6 +33,7 @@ type gatewayBot struct {
 	resumeURL string
 	seq       int64
 
+	answers sync.WaitGroup // the callbacks in flight
 	mu      sync.Mutex
 	resumed int // RESUMED dispatches seen
 	clicks  []string
@@ -58,6 +59,7 @@ func startGatewayBot(t *testing.T, srv *guildkittest.Server) *gatewayBot {
 	t.Cleanup(func() {
 		cancel()
 		<-done
+		b.answers.Wait()
 	})
 	return b
 }
@@ -145,7 +147,11 @@ func (b *gatewayBot) connection(ctx context.Context, url string, resume bool) (b
 				b.mu.Lock()
 				b.clicks = append(b.clicks, it.Data.CustomID)
 				b.mu.Unlock()
-				go b.answer(it.ID, it.Token)
+				b.answers.Add(1)
+				go func() {
+					defer b.answers.Done()
+					b.answer(it.ID, it.Token)
+				}()
 			}
 		}
 	}

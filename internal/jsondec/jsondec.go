@@ -17,9 +17,11 @@
 // [DecodeKeeping] (the embed objects, which keep the members they drop).
 // Two call their UnmarshalJSON, which does not go through encoding/json:
 // time.Time (which reads its string itself) and components.List (the
-// components decoder, on the same scanner). A map, an array, an interface,
-// a []byte, a struct with embedded fields, a ",string" option and a type
-// with UnmarshalText are decoded by json.Unmarshal. And whenever the input is not one JSON value or does not fit the
+// components decoder, on the same scanner). An embedded struct has its
+// members promoted as encoding/json promotes them (the gateway's events
+// embed guildkit.Member, Guild, Channel...). A map, an array, an interface,
+// a []byte, an embedded pointer or unexported type, a ",string" option and
+// a type with UnmarshalText are decoded by json.Unmarshal. And whenever the input is not one JSON value or does not fit the
 // value (a type mismatch, a number out of range, an escaped snowflake),
 // Decode reports it and leaves the value zero, so that the caller decodes
 // it with encoding/json and gets exactly its result and error.

@@ -112,15 +112,22 @@ func (rc *redisCluster) client(t testing.TB) *redis.ClusterClient {
 	return c
 }
 
-// TestClusterConformance runs the store suite against a three-master Redis
-// Cluster: every script's keys share the token's hash slot and are
-// declared, so each runs on the one master that holds them.
+// TestClusterConformance runs the store suite and the identify suite
+// against a three-master Redis Cluster: every script's keys share the
+// token's hash slot and are declared, so each runs on the one master that
+// holds them.
 func TestClusterConformance(t *testing.T) {
 	rc := startCluster(t)
 	rdb := rc.client(t)
 	t.Run("storetest", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T, cfg storetest.Config) ratelimit.Store {
 			return redisstore.New(rdb, redisstore.Options{ClaimTTL: cfg.ClaimTTL, PollInterval: 20 * time.Millisecond})
+		})
+	})
+	t.Run("identify", func(t *testing.T) {
+		storetest.RunIdentify(t, false, func(t *testing.T, cfg storetest.IdentifyConfig) ratelimit.IdentifyLimiter {
+			return redisstore.NewIdentifyLimiter(rdb, redisstore.IdentifyOptions{
+				Window: cfg.Window, Lease: cfg.Lease, Reserve: cfg.Reserve, PollInterval: 10 * time.Millisecond})
 		})
 	})
 	// The suite's tokens hash to slots on more than one master: the cluster

@@ -51,3 +51,26 @@ func ExampleNew() {
 	// call 1 sent
 	// call 2 sent
 }
+
+// The identify limiter that gateway shards of one token share across
+// processes (give it to gateway.WithIdentifyLimiter, or to a shard
+// manager's shard options). Here nothing listens at the address: the
+// limiter lets no shard identify while Redis is unavailable; the caller
+// gives up when its context ends, and Down says why.
+func ExampleNewIdentifyLimiter() {
+	rdb := redis.NewClient(&redis.Options{
+		Addr:        "127.0.0.1:1", // nothing listens here
+		DialTimeout: 200 * time.Millisecond, DialerRetries: 1, MaxRetries: -1,
+	})
+	defer rdb.Close()
+	limiter := redisstore.NewIdentifyLimiter(rdb, redisstore.IdentifyOptions{})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := limiter.Acquire(ctx, "the bot token", 0, 16)
+	fmt.Println("identify:", err)
+	fmt.Println("redis unavailable:", errors.Is(limiter.Down(), redisstore.ErrUnavailable))
+	// Output:
+	// identify: context deadline exceeded
+	// redis unavailable: true
+}

@@ -36,6 +36,7 @@ type gatewayOrders struct {
 	Lease                    time.Duration
 	Sessions                 string // the checkpoint file: read at start, written on "checkpoint"
 	HangAtTake               bool   // stop at the first identify take (killed mid-identify)
+	Timeline                 bool   // print "up <shard> <unix ns>" as each shard becomes ready
 }
 
 // announcingLimiter tells the parent of each take, and can hang there.
@@ -84,7 +85,11 @@ func runGatewayChild(raw string) int {
 		}
 	}
 	m, err := gateway.NewManager(o.Token, gateway.WithShardCount(o.Count), gateway.WithShardIDs(gateway.ShardRange(o.From, o.To)...),
-		gateway.WithSessions(sessions), gateway.WithShardOptions(gateway.WithURL(o.GatewayURL), gateway.WithIdentifyLimiter(lim),
+		gateway.WithSessions(sessions), gateway.WithStatusObserver(func(s gateway.ShardState) {
+			if o.Timeline && s.Status == gateway.StatusReady {
+				say("up %d %d", s.Shard[0], time.Now().UnixNano())
+			}
+		}), gateway.WithShardOptions(gateway.WithURL(o.GatewayURL), gateway.WithIdentifyLimiter(lim),
 			gateway.WithMaxConcurrency(o.MaxConcurrency), gateway.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -136,7 +141,7 @@ type sharedLog struct {
 	events map[string][]string // "guild user" → the processes that printed it
 }
 
-func startGatewayChild(t *testing.T, name string, o gatewayOrders, log *sharedLog) *gatewayChild {
+func startGatewayChild(t testing.TB, name string, o gatewayOrders, log *sharedLog) *gatewayChild {
 	t.Helper()
 	raw, err := json.Marshal(o)
 	require.NoError(t, err)
@@ -183,7 +188,7 @@ func (ch *gatewayChild) expect(t *testing.T, want string, within time.Duration) 
 			if line == want {
 				return
 			}
-			if !strings.HasPrefix(line, "take ") {
+			if !strings.HasPrefix(line, "take ") && !strings.HasPrefix(line, "up ") {
 				t.Fatalf("%s: %q while waiting for %q", ch.name, line, want)
 			}
 		case <-deadline:

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"sync"
@@ -18,9 +19,9 @@ import (
 // IdentifyOptions configures an [IdentifyLimiter]; the zero value gives
 // the defaults.
 type IdentifyOptions struct {
-	// Window is how long one IDENTIFY takes its rate-limit key;
-	// ratelimit.IdentifyWindow (5s) when 0. Only tests against a server
-	// with a shorter window should set it.
+	// Window is how long one IDENTIFY takes its rate-limit key, from its
+	// done; ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin
+	// (5.5s) when 0.
 	Window time.Duration
 	// Lease is how long a key stays taken by a process that never says it
 	// sent its IDENTIFY (it died mid-identify);
@@ -37,6 +38,10 @@ type IdentifyOptions struct {
 	// RetryInterval is how often Redis is tried again while it is
 	// unavailable; 1s when 0.
 	RetryInterval time.Duration
+	// Logger, when set, is told when Redis becomes unavailable (a warning
+	// with the error: no new session starts until it is back) and when it
+	// serves again. The token is never logged.
+	Logger *slog.Logger
 }
 
 // IdentifyLimiter is the [ratelimit.IdentifyLimiter] in Redis: every
@@ -80,7 +85,7 @@ type IdentifyLimiter struct {
 // (a single node, a Sentinel failover client or a Cluster client).
 func NewIdentifyLimiter(rdb redis.UniversalClient, o IdentifyOptions) *IdentifyLimiter {
 	if o.Window <= 0 {
-		o.Window = ratelimit.IdentifyWindow
+		o.Window = ratelimit.IdentifyWindow + ratelimit.DefaultIdentifyMargin
 	}
 	if o.Lease <= 0 {
 		o.Lease = ratelimit.DefaultIdentifyLease
@@ -145,20 +150,32 @@ func (l *IdentifyLimiter) Down() error {
 
 func (l *IdentifyLimiter) markDown(err error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.down == nil {
+	went := l.down == nil
+	if went {
 		l.downSince = time.Now()
 	}
 	l.down = &unavailableError{err: err}
+	down := l.down
+	l.mu.Unlock()
+	if went && l.o.Logger != nil {
+		l.o.Logger.Warn("redisstore: Redis is unavailable: no IDENTIFY until it is back", slog.String("error", down.Error()))
+	}
 }
 
 // markUp notes that Redis serves; after an outage it sets the hold.
 func (l *IdentifyLimiter) markUp() {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.down != nil {
+	back := l.down != nil
+	var hold time.Time
+	if back {
 		l.down = nil
 		l.holdUntil = l.downSince.Add(l.o.Lease + l.o.Window)
+		hold = l.holdUntil
+	}
+	l.mu.Unlock()
+	if back && l.o.Logger != nil {
+		l.o.Logger.Info("redisstore: Redis serves again: the next IDENTIFY waits out the keys it may have lost",
+			slog.Duration("wait", time.Until(hold).Round(time.Millisecond)))
 	}
 }
 

@@ -2,6 +2,8 @@ package redisstore_test
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +26,8 @@ func TestIdentifyWaitsForRedis(t *testing.T) {
 	opts := redisstore.IdentifyOptions{Window: window, Lease: lease, PollInterval: 10 * time.Millisecond,
 		RetryInterval: 20 * time.Millisecond, Timeout: 300 * time.Millisecond}
 	a := redisstore.NewIdentifyLimiter(rs.client(t), opts)
+	var logs syncBuffer
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	b := redisstore.NewIdentifyLimiter(rs.client(t), opts)
 	ctx := context.Background()
 	tok := ratelimit.TokenHash("Bot outage")
@@ -49,6 +53,10 @@ func TestIdentifyWaitsForRedis(t *testing.T) {
 	assert.GreaterOrEqual(t, took, lease+window, "B took a key Redis may have forgotten")
 	assert.Less(t, took, lease+window+time.Second, "B waited longer than the hold")
 	assert.NoError(t, b.Down())
+	out := logs.String()
+	assert.Equal(t, 1, strings.Count(out, "Redis is unavailable"), out)
+	assert.Equal(t, 1, strings.Count(out, "Redis serves again"), out)
+	assert.NotContains(t, out, tok)
 }
 
 // TestIdentifyDoneWhileRedisDown: a done that cannot reach Redis leaves
