@@ -139,6 +139,11 @@ type Client struct {
 	// Interactions answers interactions: callback, original response,
 	// follow-ups. No credential is needed for them.
 	Interactions *InteractionService
+	// Commands registers the application's commands, globally and in
+	// guilds.
+	Commands *CommandService
+	// Applications reads the bot's application (its id, for Commands).
+	Applications *ApplicationService
 	// Gateway finds the real-time gateway (GET /gateway, GET /gateway/bot).
 	Gateway *GatewayService
 }
@@ -348,6 +353,8 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	c.Invites = (*InviteService)(&s)
 	c.Webhooks = (*WebhookService)(&s)
 	c.Interactions = (*InteractionService)(&s)
+	c.Commands = (*CommandService)(&s)
+	c.Applications = (*ApplicationService)(&s)
 	c.Gateway = (*GatewayService)(&s)
 	return c, nil
 }

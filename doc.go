@@ -200,6 +200,28 @@
 // say that these interactions are delivered; the rest follows the
 // reference platform's v10 interactions API.
 //
+// # Commands
+//
+// [CommandService] (c.Commands) registers an application's commands,
+// globally or in a guild: list, create (an upsert: 201 for a new command,
+// 200 for one replaced), get, edit, delete and bulk overwrite. A command
+// is a [CommandCreateParams] with [CommandOptionDefinition] options of
+// every type (subcommands and groups, strings, integers, booleans, users,
+// channels, roles, mentionables, numbers, attachments), choices, bounds,
+// lengths, channel and file types, autocomplete and localizations. Every
+// rule of the platform is checked before anything is sent
+// ([CommandCreateParams.Validate], [ValidateCommands]): names (the pattern
+// and the lower-case rule of CHAT_INPUT), lengths, 25 options and 25
+// choices, the nesting of subcommands and groups, required before optional,
+// choices against autocomplete, bounds on the right types, locales, and
+// the 8000-character total; a mistake is a [*ValidationError] with its path
+// ("options[2].choices[25]: at most 25 choices"), not a 400 at start-up.
+// Package interactions declares commands beside their handlers and syncs
+// them (writing only when they changed); [Interaction.CommandOptions] reads
+// a command's options typed, with the chosen subcommand resolved. The
+// interface's documents do not cover commands; this follows the reference
+// platform's v10 application commands.
+//
 // # Testing
 //
 // Package guildkittest is an in-memory implementation of the interface:

@@ -168,9 +168,12 @@ const (
 	CommandTypeChatInput CommandType = 1 // a slash command
 	CommandTypeUser      CommandType = 2 // from a user's context menu
 	CommandTypeMessage   CommandType = 3 // from a message's context menu
+	// CommandTypePrimaryEntryPoint launches the application's Activity
+	// from the App Launcher.
+	CommandTypePrimaryEntryPoint CommandType = 4
 )
 
-var commandTypeNames = []string{"", "CHAT_INPUT", "USER", "MESSAGE"}
+var commandTypeNames = []string{"", "CHAT_INPUT", "USER", "MESSAGE", "PRIMARY_ENTRY_POINT"}
 
 // String returns the type's name, such as "CHAT_INPUT".
 func (t CommandType) String() string { return enumString("CommandType", commandTypeNames, int(t)) }

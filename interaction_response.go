@@ -123,14 +123,6 @@ type Modal struct {
 	Components components.List `json:"components"`
 }
 
-// CommandOptionChoice is one choice of an autocomplete answer.
-type CommandOptionChoice struct {
-	Name string `json:"name"` // 1-100 characters
-	// Value is a string (up to 100 characters), an integer or a float,
-	// matching the option's type.
-	Value any `json:"value"`
-}
-
 // Limits of interaction answers, the reference platform's.
 const (
 	MaxModalTitle          = 45

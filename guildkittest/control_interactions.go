@@ -91,10 +91,17 @@ type controlInteractionRequest struct {
 	Values json.RawMessage `json:"values"`
 	// ModalID is the modal to submit: the "id" of an outcome's modal.
 	ModalID guildkit.Snowflake `json:"modal_id"`
-	// ChannelID, Name and Options run a slash command.
-	ChannelID guildkit.Snowflake       `json:"channel_id"`
-	Name      string                   `json:"name"`
-	Options   []guildkit.CommandOption `json:"options"`
+	// ChannelID, Name and Options run a command (kind "command") or ask
+	// for suggestions (kind "autocomplete"); CommandType (1 CHAT_INPUT, the
+	// default; 2 USER, 3 MESSAGE) and TargetID (the member or message) run
+	// a context-menu command; Files are the ATTACHMENT options' files by
+	// option name: control_commands.go.
+	ChannelID   guildkit.Snowflake       `json:"channel_id"`
+	Name        string                   `json:"name"`
+	Options     []guildkit.CommandOption `json:"options"`
+	CommandType guildkit.CommandType     `json:"command_type"`
+	TargetID    guildkit.Snowflake       `json:"target_id"`
+	Files       map[string]controlFile   `json:"files"`
 }
 
 // controlInteraction performs a user's action and answers what the user saw.
@@ -141,10 +148,14 @@ func (s *Server) controlInteraction(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out, err = s.SubmitModal(ctx, body.UserID, modal, values)
-	case "command":
-		out, err = s.RunCommand(ctx, body.UserID, body.ChannelID, body.Name, body.Options...)
+	case "command", "autocomplete":
+		var problem string
+		if out, problem, err = s.controlRunCommand(ctx, &body); problem != "" {
+			controlError(w, http.StatusBadRequest, problem)
+			return
+		}
 	default:
-		controlError(w, http.StatusBadRequest, fmt.Sprintf("kind: %q is not click, select, modal_submit or command", body.Kind))
+		controlError(w, http.StatusBadRequest, fmt.Sprintf("kind: %q is not click, select, modal_submit, command or autocomplete", body.Kind))
 		return
 	}
 	if err != nil {

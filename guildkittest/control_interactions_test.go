@@ -118,6 +118,10 @@ func loopGuild(t *testing.T, opts ...guildkittest.Option) (*guildkittest.Server,
 	g := srv.AddGuild(guildkit.Guild{Name: "Loop"})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	alice := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "alice"}})
+	// The commands the tests run, registered as the platform requires.
+	for _, name := range []string{"menu", "wait", "x"} {
+		srv.AddCommand(0, guildkit.CommandCreateParams{Name: name, Description: "The " + name + " command"})
+	}
 	return srv, alice.User.ID, ch.ID
 }
 
@@ -384,11 +388,11 @@ func TestControlInteractionRefusals(t *testing.T) {
 		says   string
 	}{
 		"no user":      {`{"kind": "click"}`, http.StatusBadRequest, "user_id"},
-		"unknown kind": {`{"kind": "poke", "user_id": "1"}`, http.StatusBadRequest, "not click, select, modal_submit or command"},
+		"unknown kind": {`{"kind": "poke", "user_id": "1"}`, http.StatusBadRequest, "not click, select, modal_submit, command or autocomplete"},
 		"no modal":     {`{"kind": "modal_submit", "user_id": "1", "modal_id": "5"}`, http.StatusNotFound, "no open modal"},
 		"bad values":   {`{"kind": "select", "user_id": "1", "values": {"a": 1}}`, http.StatusBadRequest, "array of strings"},
 		"unknown key":  {`{"kind": "click", "user_id": "1", "nope": 1}`, http.StatusBadRequest, "nope"},
-		"bad command":  {`{"kind": "command", "user_id": "` + alice.String() + `", "channel_id": "` + channel.String() + `", "name": "Not A Name"}`, http.StatusBadRequest, "is not a command name"},
+		"bad command":  {`{"kind": "command", "user_id": "` + alice.String() + `", "channel_id": "` + channel.String() + `", "name": "Not A Name"}`, http.StatusBadRequest, `no CHAT_INPUT command "Not A Name" registered`},
 	} {
 		if name == "bad command" {
 			srv.SetInteractionsURL("http://127.0.0.1:1/")

@@ -38,6 +38,8 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/application", "the application: id, public_key, interactions_url and the endpoint's latest check"},
 	{"POST", ControlPrefix + "api/application", `{"interactions_url": "http://..."}: set the interactions endpoint and check it (PING, bad signature); {} checks it again`},
 	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
+	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command, autocomplete); answers what the user saw`},
+	{"GET", ControlPrefix + "api/commands", "?guild_id=: the application's commands there (the guild's and the global ones); with &user_id=&channel_id=, why that member could not use each (\"unusable\")"},
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
 	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
 	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
@@ -48,6 +50,7 @@ var ControlRoutes = []ControlRoute{
 // reset, seed, clock and faults.
 func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.ResponseWriter, r *http.Request))) {
 	s.controlInteractionRoutes(api)
+	s.controlCommandRoutes(api)
 	s.controlGatewayRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {

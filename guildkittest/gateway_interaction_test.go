@@ -241,6 +241,7 @@ func TestInteractionOverGatewayControlAPI(t *testing.T) {
 	srv := guildkittest.NewServer(t)
 	g, alice, _ := gatewayGuild(t, srv, 0)
 	channel := srv.Channels(g.ID)[0].ID
+	srv.AddCommand(0, guildkit.CommandCreateParams{Name: "ping", Description: "Ping"}) // only a registered command runs
 	bot, _, _ := connect(t, srv, 0, nil)
 	goBot(t, func() {
 		it, _ := nextInteraction(t, bot)
@@ -278,6 +279,9 @@ func TestModalAndAutocompleteOverGateway(t *testing.T) {
 	srv := guildkittest.NewServer(t)
 	g, alice, msg := gatewayGuild(t, srv, 0)
 	channel := srv.Channels(g.ID)[0].ID
+	srv.AddCommand(0, guildkit.CommandCreateParams{Name: "color", Description: "Pick a colour", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionString, Name: "name", Description: "The colour", Autocomplete: true},
+	}}) // only a registered command runs
 	bot, _, _ := connect(t, srv, 0, nil)
 	types := make(chan int, 3)
 	goBot(t, func() {

@@ -58,8 +58,7 @@ type interactionStore struct {
 	// order holds the ids of byID, oldest first (and some forgotten
 	// already), for forgetting the oldest past maxInteractions.
 	order     []guildkit.Snowflake
-	commands  map[string]guildkit.Snowflake // command ids by name: interaction_command.go
-	lastSweep time.Time                     // when forgetExpiredLocked last looked
+	lastSweep time.Time // when forgetExpiredLocked last looked
 }
 
 // interactionState is one delivered interaction, guarded by s.mu.

@@ -253,6 +253,9 @@ func TestRunCommand(t *testing.T) {
 			reply(t, w, submitAnswer)
 		}
 	})
+	f.srv.AddCommand(f.guild.ID, guildkit.CommandCreateParams{Name: "ask", Description: "Ask a question", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionString, Name: "topic", Description: "What about", Autocomplete: true},
+	}})
 	out, err := f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "ask", guildkit.CommandOption{Name: "topic", Type: guildkit.CommandOptionString, Value: json.RawMessage(`"go"`)})
 	require.NoError(t, err)
 	require.Equal(t, guildkittest.OutcomeModal, out.Kind, out.String())

@@ -40,6 +40,13 @@
 // [Server.AdvanceClock] moves, so code with deadlines is tested without
 // sleeping.
 //
+// It stores each application's commands, globally and per guild, behind
+// the platform's application-command routes, checked with the SDK's rules
+// and held to the platform's limits; a user runs one ([Server.RunCommand],
+// [Server.Run], [Server.Autocomplete], [Server.RunUserCommand],
+// [Server.RunMessageCommand]) only when it is registered where it is run
+// and with the options the platform's client would send.
+//
 // # Gateway
 //
 // The server is also the platform's real-time gateway (v10), which
@@ -155,6 +162,7 @@ type Server struct {
 	appMux       *http.ServeMux      // the interaction-token webhook routes: interaction_routes.go
 	timers       clockTimers         // AfterFunc's timers: interaction_clock.go
 	endpoint     interactionEndpoint // where interactions are delivered: interaction_deliver.go
+	commands     *commandStore       // registered application commands; made on first use: command_store.go
 	gw           gatewayHub          // the gateway's sessions: gateway.go
 	closeOnce    sync.Once
 }
@@ -268,6 +276,7 @@ func (s *Server) resetState() {
 	s.inv.events = nil
 	s.webhooks = nil
 	s.interactions = nil
+	s.commands = nil
 }
 
 // Reset empties the server, as if it had just started, keeping its options,
@@ -523,6 +532,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.webhookRoutes,
 		s.interactionRoutes,
 		s.userRoutes,
+		s.commandRoutes,
 		s.gatewayRoutes,
 	} {
 		register(reg)

@@ -41,6 +41,9 @@ type stateFile struct {
 	// verifying deliveries after a restart. Absent in older files: the
 	// server then keeps its own key.
 	ApplicationKey string `json:"application_key,omitempty"`
+	// Commands are the registered application commands of every
+	// application and scope (command_store.go); absent in older files.
+	Commands []guildkit.Command `json:"commands,omitempty"`
 }
 
 type guildFile struct {
@@ -187,6 +190,7 @@ func (s *Server) snapshotLocked() *stateFile {
 			}
 		}
 	}
+	st.Commands = s.savedCommandsLocked()
 	return st
 }
 
@@ -306,5 +310,6 @@ func (s *Server) LoadState(r io.Reader) error {
 		}
 		maps.Copy(wh.forumTags, st.ForumTags)
 	}
+	s.loadCommandsLocked(st.Commands)
 	return nil
 }

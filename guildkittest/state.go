@@ -30,10 +30,12 @@ type memberState struct {
 
 // DefaultEveryonePermissions are the @everyone permissions of a seeded guild
 // that names none: view channels, send messages, read history, connect,
-// speak, change nickname, create invites.
+// speak, change nickname, create invites, use application commands (as the
+// platform's default @everyone role does: without it no member could run a
+// command).
 const DefaultEveryonePermissions = guildkit.PermissionViewChannel | guildkit.PermissionSendMessages |
 	guildkit.PermissionReadMessageHistory | guildkit.PermissionConnect | guildkit.PermissionSpeak |
-	guildkit.PermissionChangeNickname | guildkit.PermissionCreateInstantInvite
+	guildkit.PermissionChangeNickname | guildkit.PermissionCreateInstantInvite | guildkit.PermissionUseApplicationCommands
 
 // AddUser adds a user, giving it an id when u.ID is zero, and returns it.
 func (s *Server) AddUser(u guildkit.User) guildkit.User {

@@ -66,6 +66,22 @@
 // Both need a [guildkit.Client] for the REST routes (it needs no bot
 // token: the interaction's token authenticates them).
 //
+// # Commands
+//
+// [Handler.Command] declares a command ([guildkit.CommandCreateParams]) and
+// routes it to its function in one place; [Handler.Sync] registers exactly
+// the declared commands, globally or in a guild: it checks them, reads what
+// is registered, compares each by type and name (ignoring what the
+// platform fills: ids, versions, the defaults of fields left out) and sends
+// one bulk overwrite only when something was added, changed or removed, so
+// an unchanged deploy costs one read and no write. A function reads the
+// options typed and by name with [Request.Options] (the chosen group and
+// subcommand resolved; members, roles, channels and attachments from the
+// resolved data), and answers an autocomplete with [Request.Suggest] (at
+// most 25 choices of the focused option's type, checked before sending).
+// The platform checks values only in its client: a function still treats
+// them as input.
+//
 // # Over the gateway
 //
 // An application without an interactions endpoint URL receives its

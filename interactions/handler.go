@@ -161,6 +161,10 @@ type Handler struct {
 
 	components, modals, commands, autocompletes routes
 	fallback                                    HandlerFunc
+	// declared are the commands declared with Command, for Sync:
+	// commands.go.
+	declaredMu sync.Mutex
+	declared   []declared
 
 	work sync.WaitGroup // functions still running
 }

@@ -26,6 +26,7 @@ type loop struct {
 	srv      *guildkittest.Server
 	h        *interactions.Handler
 	ch       guildkit.Snowflake
+	guildID  guildkit.Snowflake
 	ada, bob guildkit.Snowflake
 	msg      guildkit.Message
 }
@@ -61,7 +62,7 @@ func newLoop(t *testing.T, opts ...interactions.Option) *loop {
 		require.NoError(t, h.Wait(ctx))
 	})
 	srv.SetInteractionsHandler(h)
-	return &loop{srv: srv, h: h, ch: ch.ID, ada: ada.ID, bob: bob.ID, msg: msg}
+	return &loop{srv: srv, h: h, ch: ch.ID, guildID: g.ID, ada: ada.ID, bob: bob.ID, msg: msg}
 }
 
 func text(s string) *guildkit.InteractionMessageParams {
@@ -107,6 +108,9 @@ func TestEveryCallbackType(t *testing.T) {
 		return r.Update(ctx, text("color: "+strings.Join(r.Interaction.Component.Values, ",")))
 	})
 	l.h.HandleCommand("search", func(ctx context.Context, r *interactions.Request) error { return r.Reply(ctx, text("searched")) })
+	l.srv.AddCommand(0, guildkit.CommandCreateParams{Name: "search", Description: "Search", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionString, Name: "q", Description: "What", Autocomplete: true},
+	}})
 	l.h.HandleAutocomplete("search", func(ctx context.Context, r *interactions.Request) error {
 		o, _ := r.Interaction.Command.Focused()
 		return r.Respond(ctx, guildkit.AutocompleteResponse(guildkit.CommandOptionChoice{Name: o.StringValue() + "!", Value: o.StringValue()}))

@@ -68,7 +68,10 @@
 //	                     PING with a bad signature 401) and the verdict is printed; until
 //	                     the endpoint answers, it is checked again every 2 seconds. Without
 //	                     it, as on the platform, interactions go to the bot's gateway
-//	                     sessions as INTERACTION_CREATE, answered through the callback route
+//	                     sessions as INTERACTION_CREATE, answered through the callback route.
+//	                     A command runs only once the bot has registered it (the
+//	                     application-command routes, as on the platform); the page's
+//	                     command palette offers the registered ones
 //	-heartbeat-interval D
 //	                     HELLO's heartbeat_interval (default 41.25s, the platform's); a
 //	                     connection that sends no heartbeat for 1.5 intervals is closed (4000)

@@ -445,6 +445,17 @@ func TestInteractionsURL(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 		return out
 	}
+	// The bot registers /hello as it would on the platform: a command
+	// that is not registered cannot be run.
+	put, err := http.NewRequest("PUT", e.vars["GUILDKIT_BASE_URL"]+"/applications/"+e.vars["GUILDKIT_APPLICATION_ID"]+"/commands",
+		strings.NewReader(`[{"name": "hello", "description": "Say hello"}]`))
+	require.NoError(t, err)
+	put.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
+	put.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(put)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
 	hello := post(`{"kind": "command", "user_id": "` + alice + `", "channel_id": "` + e.vars["GUILDKIT_CHANNEL_ID"] + `", "name": "hello"}`)
 	require.Equal(t, "message", hello["kind"], "%v", hello)
 	msg := hello["message"].(map[string]any)
@@ -626,6 +637,16 @@ func TestGatewayInteractions(t *testing.T) {
 		_, b := getJSON(t, e.control+"gateway", nil)
 		return strings.Contains(string(b), `"connected":true`)
 	}, 10*time.Second, 20*time.Millisecond)
+	// The bot registers /ping, as it would on the platform.
+	put, err := http.NewRequest("PUT", e.vars["GUILDKIT_BASE_URL"]+"/applications/"+e.vars["GUILDKIT_APPLICATION_ID"]+"/commands",
+		strings.NewReader(`[{"name": "ping", "description": "Ping"}]`))
+	require.NoError(t, err)
+	put.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
+	put.Header.Set("Content-Type", "application/json")
+	registered, err := http.DefaultClient.Do(put)
+	require.NoError(t, err)
+	registered.Body.Close()
+	require.Equal(t, http.StatusOK, registered.StatusCode)
 	resp, err := http.Post(e.control+"interactions", "application/json", strings.NewReader(
 		`{"kind": "command", "user_id": "`+alice+`", "channel_id": "`+e.vars["GUILDKIT_CHANNEL_ID"]+`", "name": "ping"}`))
 	require.NoError(t, err)

@@ -27,6 +27,10 @@ func serveGateway(ctx context.Context, out io.Writer, getenv func(string) string
 		return err
 	}
 	b.register(h)
+	appID, _ := guildkit.ParseSnowflake(getenv("GUILDKIT_APPLICATION_ID")) // 0 when unset: the token's own
+	if err := syncCommands(ctx, out, h, appID, getenv); err != nil {
+		return err
+	}
 	shard, err := gateway.NewShard(token, gateway.WithClient(client), gateway.WithIntents(0))
 	if err != nil {
 		return err

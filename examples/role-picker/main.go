@@ -24,6 +24,11 @@
 //
 //	GUILDKIT_PUBLIC_KEY=... GUILDKIT_BASE_URL=https://chat.example.com/api/v10 GUILDKIT_TOKEN=... go run ./examples/role-picker
 //
+// At start it registers /roles (declared once, beside its handler) with
+// the platform, globally or in GUILDKIT_GUILD_ID's guild, writing only
+// when the declaration changed (GUILDKIT_APPLICATION_ID names the
+// application; by default the token's own).
+//
 // With GUILDKIT_TOKEN but no GUILDKIT_PUBLIC_KEY (an application without an
 // interactions endpoint URL), it receives its interactions over the
 // gateway instead, with the same functions, until interrupted:
@@ -84,9 +89,21 @@ type bot struct {
 	client *guildkit.Client // REST calls with the bot's token
 }
 
+// rolesCommand declares /roles; register routes it to b.roles, and Sync
+// registers it with the platform (only when it changed).
+var rolesCommand = guildkit.CommandCreateParams{
+	Name:              "roles",
+	NameLocalizations: map[string]string{"fr": "rôles", "de": "rollen"},
+	Description:       "Pick the roles you want in this server",
+	Options: []guildkit.CommandOptionDefinition{{
+		Type: guildkit.CommandOptionBoolean, Name: "private", Description: "Show the picker to you only",
+	}},
+	Contexts: []guildkit.InteractionContextType{guildkit.InteractionContextGuild},
+}
+
 // register adds the bot's functions to h.
 func (b *bot) register(h *interactions.Handler) {
-	h.HandleCommand("roles", b.roles)
+	h.Command(rolesCommand, b.roles)
 	h.HandleComponent(pickID, b.pick)
 	h.HandleComponent(missingID, b.askMissing)
 	h.HandleModal(feedbackID, b.feedback)
@@ -95,9 +112,15 @@ func (b *bot) register(h *interactions.Handler) {
 	})
 }
 
-// roles answers /roles with the picker: a role select and a button.
+// roles answers /roles with the picker: a role select and a button; with
+// private:true only the member sees it.
 func (b *bot) roles(ctx context.Context, r *interactions.Request) error {
+	var flags guildkit.Opt[guildkit.MessageFlags]
+	if private, _ := r.Options().Bool("private"); private {
+		flags = guildkit.Some(guildkit.MessageFlagEphemeral)
+	}
 	return r.Reply(ctx, &guildkit.InteractionMessageParams{
+		Flags:   flags,
 		Content: guildkit.Some("Pick your roles. Choose none to drop them all."),
 		Components: components.List{
 			components.NewActionRow(components.NewRoleSelect(pickID).WithPlaceholder("Your roles").WithValues(0, 10)),
@@ -227,6 +250,15 @@ func demo(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("the endpoint check failed: %w", err)
 	}
 	fmt.Fprintln(out, "endpoint check: PING answered, bad signature refused")
+	// Register /roles in the guild: the first sync writes it; another one
+	// (as at the next start) finds it unchanged and writes nothing.
+	for range 2 {
+		res, err := h.Sync(ctx, srv.Application().ID, g.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "commands synced: %s\n", res)
+	}
 
 	say := func(what string, o *guildkittest.Outcome) { fmt.Fprintf(out, "%-34s → %s\n", what, o) }
 	picker, err := srv.RunCommand(ctx, ada.ID, ch.ID, "roles")
@@ -270,7 +302,7 @@ func demo(ctx context.Context, out io.Writer) error {
 
 // serve runs the interactions endpoint until ctx ends.
 func serve(ctx context.Context, out io.Writer, getenv func(string) string) error {
-	client, closeREST, err := restClient(out, getenv)
+	client, appID, closeREST, err := restClient(out, getenv)
 	if err != nil {
 		return err
 	}
@@ -281,6 +313,9 @@ func serve(ctx context.Context, out io.Writer, getenv func(string) string) error
 		return err
 	}
 	b.register(h)
+	if err := syncCommands(ctx, out, h, appID, getenv); err != nil {
+		return err
+	}
 	addr := getenv("GUILDKIT_INTERACTIONS_ADDR")
 	if addr == "" {
 		addr = "127.0.0.1:8080"
@@ -308,14 +343,43 @@ func serve(ctx context.Context, out io.Writer, getenv func(string) string) error
 	return h.Wait(shutdown) // let functions still answering finish
 }
 
-// restClient returns the bot's REST client: GUILDKIT_BASE_URL with
-// GUILDKIT_TOKEN, or an in-memory server when no token is set.
-func restClient(out io.Writer, getenv func(string) string) (*guildkit.Client, func(), error) {
+// syncCommands registers the declared commands at start for the
+// application appID (0: the token's own, which Sync looks up): globally,
+// or in GUILDKIT_GUILD_ID's guild (where they take effect at once). It
+// writes only when they changed.
+func syncCommands(ctx context.Context, out io.Writer, h *interactions.Handler, appID guildkit.Snowflake, getenv func(string) string) error {
+	var guildID guildkit.Snowflake
+	if v := getenv("GUILDKIT_GUILD_ID"); v != "" {
+		var err error
+		if guildID, err = guildkit.ParseSnowflake(v); err != nil {
+			return fmt.Errorf("GUILDKIT_GUILD_ID: %w", err)
+		}
+	}
+	res, err := h.Sync(ctx, appID, guildID)
+	if err != nil {
+		return fmt.Errorf("registering the commands: %w", err)
+	}
+	fmt.Fprintf(out, "commands synced: %s\n", res)
+	return nil
+}
+
+// restClient returns the bot's REST client and its application's id:
+// GUILDKIT_BASE_URL with GUILDKIT_TOKEN and GUILDKIT_APPLICATION_ID, or an
+// in-memory server when no token is set.
+func restClient(out io.Writer, getenv func(string) string) (*guildkit.Client, guildkit.Snowflake, func(), error) {
 	if token := getenv("GUILDKIT_TOKEN"); token != "" {
+		var appID guildkit.Snowflake
+		if v := getenv("GUILDKIT_APPLICATION_ID"); v != "" {
+			id, err := guildkit.ParseSnowflake(v)
+			if err != nil {
+				return nil, 0, nil, fmt.Errorf("GUILDKIT_APPLICATION_ID: %w", err)
+			}
+			appID = id
+		}
 		c, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(getenv("GUILDKIT_BASE_URL")))
-		return c, func() {}, err
+		return c, appID, func() {}, err
 	}
 	srv := guildkittest.New()
 	fmt.Fprintf(out, "no GUILDKIT_TOKEN: REST calls go to an in-memory server at %s\n", srv.BaseURL())
-	return srv.Client(), srv.Close, nil
+	return srv.Client(), srv.Application().ID, srv.Close, nil
 }

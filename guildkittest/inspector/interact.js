@@ -121,11 +121,7 @@ async function act(body) {
 function clickButton(messageID, customID) { act({ kind: "click", message_id: messageID, custom_id: customID }); }
 function chooseInSelect(messageID, customID, values) { act({ kind: "select", message_id: messageID, custom_id: customID, values }); }
 
-document.getElementById("command-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const name = document.getElementById("command-name").value.trim().replace(/^\//, "");
-  act({ kind: "command", channel_id: document.getElementById("command-channel").value, name });
-});
+// The command form is the command palette: commands.js.
 
 // showOutcome shows what the member saw.
 function showOutcome(o) {
