@@ -310,10 +310,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, it *guildkit.Int
 	}
 	select {
 	case p := <-ex.pending:
-		p.done <- writeAnswer(w, p.resp)
+		p.finish(writeAnswer(w, p.resp))
 	case <-r.Context().Done():
 		if p := ex.expire(); p != nil {
-			p.done <- fmt.Errorf("interactions: %s: the platform closed the request before the answer: %w", it, guildkit.ErrUnknownInteraction)
+			p.finish(fmt.Errorf("interactions: %s: the platform closed the request before the answer: %w", it, guildkit.ErrUnknownInteraction))
 		}
 	}
 }
@@ -329,6 +329,12 @@ func writeAnswer(w http.ResponseWriter, resp *guildkit.InteractionResponse) erro
 	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
 	if _, err := io.Copy(w, body); err != nil {
+		return fmt.Errorf("interactions: writing the answer: %w", err)
+	}
+	// On its way now rather than when ServeHTTP returns: the function's
+	// next call (an edit of the original response after the deferral) must
+	// reach the platform after it.
+	if err := http.NewResponseController(w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return fmt.Errorf("interactions: writing the answer: %w", err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -396,4 +397,65 @@ func TestPlatformGivesUp(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the answer waited for a request that had ended")
 	}
+}
+
+// TestLateAnswerFollowsTheDeferral: an answer after the automatic deferral
+// (an edit of the original response) leaves only once the deferral is
+// written in the HTTP response; the platform refuses an edit that comes
+// before it 404.
+func TestLateAnswerFollowsTheDeferral(t *testing.T) {
+	t.Parallel()
+	w := &holdingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
+	var editBeforeDeferral atomic.Bool
+	edited := make(chan struct{}, 1)
+	rest := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !w.written.Load() {
+			editBeforeDeferral.Store(true)
+		}
+		edited <- struct{}{}
+		rw.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(rw, `{"id":"900","channel_id":"2","content":"done","timestamp":"2026-01-01T00:00:00.000000+00:00","flags":0,"components":[]}`)
+	}))
+	t.Cleanup(rest.Close)
+	c, err := guildkit.New(nil, guildkit.WithBaseURL(rest.URL+"/api/v10"), guildkit.WithRetry(0, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	clock := newManualClock()
+	h := newHandler(t, c, interactions.WithClock(clock))
+	answered := make(chan error, 1)
+	h.HandleComponent("slow", func(ctx context.Context, r *interactions.Request) error {
+		clock.Advance(interactions.DefaultDeadline)
+		<-w.writing // the deferral is on its way
+		answered <- r.Update(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some("done")})
+		return nil
+	})
+	served := make(chan struct{})
+	go func() {
+		h.ServeHTTP(w, signed(t, mustJSON(t, componentInteraction("slow")), clock.Now()))
+		close(served)
+	}()
+	<-w.writing
+	select {
+	case <-edited: // too early: the deferral is held
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(w.release)
+	<-served
+	require.NoError(t, <-answered)
+	assert.JSONEq(t, `{"type":6}`, w.Body.String())
+	assert.False(t, editBeforeDeferral.Load(), "the edit of the original response left before the deferral was written")
+}
+
+// holdingWriter holds the answer's header until release is closed.
+type holdingWriter struct {
+	*httptest.ResponseRecorder
+	once             sync.Once
+	writing, release chan struct{}
+	written          atomic.Bool
+}
+
+func (w *holdingWriter) WriteHeader(code int) {
+	w.once.Do(func() { close(w.writing) })
+	<-w.release
+	w.ResponseRecorder.WriteHeader(code)
+	w.written.Store(true)
 }

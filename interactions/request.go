@@ -138,8 +138,31 @@ const (
 
 // pending is an answer handed to ServeHTTP to write.
 type pending struct {
-	resp *guildkit.InteractionResponse
-	done chan error
+	resp    *guildkit.InteractionResponse
+	written chan struct{} // closed by finish, once err is set
+	err     error         // why the answer did not go; set by finish
+}
+
+func newPending(resp *guildkit.InteractionResponse) *pending {
+	return &pending{resp: resp, written: make(chan struct{})}
+}
+
+// finish records what became of the answer; ServeHTTP's goroutine calls it
+// once.
+func (p *pending) finish(err error) {
+	p.err = err
+	close(p.written)
+}
+
+// outcome returns what became of the answer, and false when ServeHTTP
+// returned without taking it.
+func (p *pending) outcome() (error, bool) {
+	select {
+	case <-p.written:
+		return p.err, true
+	default:
+		return nil, false
+	}
 }
 
 // exchange is the answering state of one interaction.
@@ -151,7 +174,12 @@ type exchange struct {
 	mu       sync.Mutex    // held across REST answers, so answers go one at a time
 	st       state
 	deferral guildkit.InteractionResponseType
-	gateway  bool // it came over the gateway: every answer goes by callback
+	// deferring is the automatic deferral handed to ServeHTTP (nil by
+	// callback): a late answer waits until it is written, since an edit of
+	// the original response that reaches the platform before the deferral
+	// is refused 404.
+	deferring *pending
+	gateway   bool // it came over the gateway: every answer goes by callback
 }
 
 // byCallback reports whether the initial answer goes through the REST
@@ -167,6 +195,12 @@ func (ex *exchange) answeredOrDeferred() bool {
 // respond delivers the function's answer.
 func (ex *exchange) respond(ctx context.Context, resp *guildkit.InteractionResponse) error {
 	ex.mu.Lock()
+	if ex.st == deferred {
+		if err := ex.awaitDeferral(ctx); err != nil {
+			ex.mu.Unlock()
+			return err
+		}
+	}
 	switch ex.st {
 	case waiting:
 		if ex.byCallback() {
@@ -179,17 +213,17 @@ func (ex *exchange) respond(ctx context.Context, resp *guildkit.InteractionRespo
 		}
 		ex.st = answering
 		ex.mu.Unlock()
-		p := &pending{resp: resp, done: make(chan error, 1)}
+		p := newPending(resp)
 		ex.pending <- p
 		var err error
 		select {
-		case err = <-p.done:
+		case <-p.written:
+			err = p.err
 		case <-ex.served:
 			// ServeHTTP wrote the answer before returning, or gave up
 			// on the request without it.
-			select {
-			case err = <-p.done:
-			default:
+			var took bool
+			if err, took = p.outcome(); !took {
 				err = fmt.Errorf("interactions: %s: the platform closed the request before the answer: %w", ex.it, guildkit.ErrUnknownInteraction)
 			}
 		case <-ctx.Done():
@@ -253,8 +287,43 @@ func (ex *exchange) deadlinePassed() {
 		}
 		return
 	}
+	p := newPending(resp)
+	ex.deferring = p
 	ex.mu.Unlock()
-	ex.pending <- &pending{resp: resp, done: make(chan error, 1)}
+	ex.pending <- p
+}
+
+// awaitDeferral waits until ServeHTTP has written the automatic deferral,
+// so that a late answer reaches the platform after it: an edit of the
+// original response that comes first is refused 404. It marks the exchange
+// expired when the deferral did not go, and returns an error only when ctx
+// ends. It is called with ex.mu held, and releases it while it waits:
+// ServeHTTP takes ex.mu when the platform gives up on the request
+// (expire), and another answer may go meanwhile.
+func (ex *exchange) awaitDeferral(ctx context.Context) error {
+	p := ex.deferring
+	if p == nil {
+		return nil // sent by callback, under ex.mu
+	}
+	ex.mu.Unlock()
+	select {
+	case <-p.written:
+	case <-ex.served:
+	case <-ctx.Done():
+	}
+	ex.mu.Lock()
+	err, took := p.outcome()
+	if !took {
+		select {
+		case <-ex.served: // ServeHTTP returned without writing it
+		default:
+			return ctx.Err()
+		}
+	}
+	if (!took || err != nil) && ex.st == deferred {
+		ex.st = expired // the platform gave up on the request
+	}
+	return nil
 }
 
 // expire marks the exchange given up by the platform, and returns the
