@@ -71,15 +71,18 @@ var Locales = []string{"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "f
 // option name: 1-32 letters, digits, '-', '_', apostrophes, Devanagari or
 // Thai, each letter in its lower-case form where it has one.
 func IsCommandName(name string) bool {
-	if !commandNameRE.MatchString(name) {
-		return false
-	}
+	return commandNameRE.MatchString(name) && !hasUpper(name)
+}
+
+// hasUpper reports whether a letter of name is not in its lower-case form
+// (letters without case pass).
+func hasUpper(name string) bool {
 	for _, r := range name {
 		if unicode.ToLower(r) != r {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // checkChatName checks a CHAT_INPUT or option name at path.
@@ -92,13 +95,8 @@ func checkChatName(v *ValidationError, path, name string) {
 		v.Add(path, wire.CodeLength, "1-%d characters, got %d", MaxCommandNameLength, n)
 	case !commandNameRE.MatchString(name):
 		v.Add(path, wire.CodeInvalid, "%q: only letters, digits, '-', '_' and apostrophes, no spaces", name)
-	default:
-		for _, r := range name {
-			if unicode.ToLower(r) != r {
-				v.Add(path, wire.CodeInvalid, "%q: letters must be lower-case", name)
-				break
-			}
-		}
+	case hasUpper(name):
+		v.Add(path, wire.CodeInvalid, "%q: letters must be lower-case", name)
 	}
 }
 
@@ -223,21 +221,19 @@ func (p *CommandCreateParams) check(v *ValidationError, scope CommandScope, bulk
 func checkInstallation(v *ValidationError, its []InstallationContext, ctxs []InteractionContextType) {
 	for i, it := range its {
 		if it != InstallationGuild && it != InstallationUser {
-			v.Add(indexPath2("integration_types", i), wire.CodeInvalid, "%s is not an installation context", it)
+			v.Add("integration_types"+indexPath(i, ""), wire.CodeInvalid, "%s is not an installation context", it)
 		} else if slices.Index(its, it) != i {
-			v.Add(indexPath2("integration_types", i), wire.CodeDuplicate, "%s twice", it)
+			v.Add("integration_types"+indexPath(i, ""), wire.CodeDuplicate, "%s twice", it)
 		}
 	}
 	for i, c := range ctxs {
 		if c < InteractionContextGuild || c > InteractionContextPrivateChannel {
-			v.Add(indexPath2("contexts", i), wire.CodeInvalid, "%s is not an interaction context", c)
+			v.Add("contexts"+indexPath(i, ""), wire.CodeInvalid, "%s is not an interaction context", c)
 		} else if slices.Index(ctxs, c) != i {
-			v.Add(indexPath2("contexts", i), wire.CodeDuplicate, "%s twice", c)
+			v.Add("contexts"+indexPath(i, ""), wire.CodeDuplicate, "%s twice", c)
 		}
 	}
 }
-
-func indexPath2(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // optionParent is what holds an options array.
 type optionParent int
@@ -258,7 +254,7 @@ func checkOptions(v *ValidationError, path string, opts []CommandOptionDefinitio
 	seenOptional := false
 	for i := range opts {
 		o := &opts[i]
-		op := indexPath2(path, i)
+		op := path + indexPath(i, "")
 		isSub := o.Type == CommandOptionSubCommand || o.Type == CommandOptionSubCommandGroup
 		if isSub {
 			subs++
@@ -361,11 +357,11 @@ func checkOption(v *ValidationError, path string, o *CommandOptionDefinition) {
 	}
 	// Choices.
 	if len(o.Choices) > MaxCommandChoices {
-		v.Add(indexPath2(path+".choices", MaxCommandChoices), wire.CodeLength, "at most %d choices", MaxCommandChoices)
+		v.Add(path+".choices"+indexPath(MaxCommandChoices, ""), wire.CodeLength, "at most %d choices", MaxCommandChoices)
 	}
 	if choicesOK {
 		for i := range o.Choices {
-			cp := indexPath2(path+".choices", i)
+			cp := path + ".choices" + indexPath(i, "")
 			checkChoice(v, cp, t, &o.Choices[i])
 			if f, _, ok := numberOf(o.Choices[i].Value); ok && numeric {
 				if hasLo && f < lo {
@@ -379,7 +375,7 @@ func checkOption(v *ValidationError, path string, o *CommandOptionDefinition) {
 	}
 	for i, ct := range o.ChannelTypes {
 		if _, known := channelTypeKnown[ct]; !known {
-			v.Add(indexPath2(path+".channel_types", i), wire.CodeInvalid, "%s is not a channel type", ct)
+			v.Add(path+".channel_types"+indexPath(i, ""), wire.CodeInvalid, "%s is not a channel type", ct)
 		}
 	}
 	if len(o.FileTypes) > MaxCommandFileTypes {
@@ -387,7 +383,7 @@ func checkOption(v *ValidationError, path string, o *CommandOptionDefinition) {
 	}
 	for i, ft := range o.FileTypes {
 		if !validFileType(ft) {
-			v.Add(indexPath2(path+".file_types", i), wire.CodeInvalid, "%q: \"image\", \"video\", \"audio\" or an extension such as \".pdf\"", ft)
+			v.Add(path+".file_types"+indexPath(i, ""), wire.CodeInvalid, "%q: \"image\", \"video\", \"audio\" or an extension such as \".pdf\"", ft)
 		}
 	}
 	// Children.
@@ -463,10 +459,10 @@ func checkChoice(v *ValidationError, path string, t CommandOptionType, c *Comman
 func CheckChoices(t CommandOptionType, choices []CommandOptionChoice) error {
 	var v ValidationError
 	if len(choices) > MaxCommandChoices {
-		v.Add(indexPath2("choices", MaxCommandChoices), wire.CodeLength, "at most %d choices", MaxCommandChoices)
+		v.Add("choices"+indexPath(MaxCommandChoices, ""), wire.CodeLength, "at most %d choices", MaxCommandChoices)
 	}
 	for i := range choices {
-		checkChoice(&v, indexPath2("choices", i), t, &choices[i])
+		checkChoice(&v, "choices"+indexPath(i, ""), t, &choices[i])
 	}
 	return v.Err()
 }
@@ -483,7 +479,7 @@ func checkLocalizedNames(v *ValidationError, path string, opts []CommandOptionDe
 					continue
 				}
 				if opts[j].Name == name || (opts[j].NameLocalizations[loc] == name && j < i) {
-					v.Add(indexPath2(path, i)+".name_localizations."+loc, wire.CodeDuplicate,
+					v.Add(path+indexPath(i, "")+".name_localizations."+loc, wire.CodeDuplicate,
 						"%q is the name of options[%d] too", name, j)
 					break
 				}
@@ -550,18 +546,18 @@ func ValidateCommands(scope CommandScope, cmds []CommandCreateParams) error {
 	for i := range cmds {
 		var item ValidationError
 		cmds[i].check(&item, scope, true)
-		v.Merge(indexPath2("", i), &item)
+		v.Merge(indexPath(i, ""), &item)
 		t := cmds[i].Type.Or(CommandTypeChatInput)
 		counts[t]++
 		k := key{t, cmds[i].Name}
 		if j, dup := names[k]; dup {
-			v.Add(indexPath2("", i)+".name", wire.CodeDuplicate, "%q is the name of the %s command [%d] too", k.name, t, j)
+			v.Add(indexPath(i, "name"), wire.CodeDuplicate, "%q is the name of the %s command [%d] too", k.name, t, j)
 		} else {
 			names[k] = i
 		}
 		if id, ok := cmds[i].ID.Get(); ok {
 			if j, dup := ids[id]; dup {
-				v.Add(indexPath2("", i)+".id", wire.CodeDuplicate, "%s is the id of [%d] too", id, j)
+				v.Add(indexPath(i, "id"), wire.CodeDuplicate, "%s is the id of [%d] too", id, j)
 			} else {
 				ids[id] = i
 			}
