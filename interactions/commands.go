@@ -15,11 +15,6 @@ import (
 // and the registration; [Handler.Sync] makes the platform's registered
 // commands exactly the declared ones, writing only when they differ.
 
-// declared is one declared command.
-type declared struct {
-	params guildkit.CommandCreateParams
-}
-
 // Command declares the command def and registers fn for it (as
 // [Handler.HandleCommand] does for def.Name): [Handler.Sync] registers the
 // declared commands with the platform. def is checked when Sync runs (a
@@ -31,7 +26,7 @@ func (h *Handler) Command(def guildkit.CommandCreateParams, fn HandlerFunc) {
 	h.commands.add("command", def.Name, fn)
 	h.declaredMu.Lock()
 	defer h.declaredMu.Unlock()
-	h.declared = append(h.declared, declared{params: cloneParams(def)})
+	h.declared = append(h.declared, cloneParams(def))
 }
 
 // Commands returns the declared commands, in the order declared.
@@ -40,7 +35,7 @@ func (h *Handler) Commands() []guildkit.CommandCreateParams {
 	defer h.declaredMu.Unlock()
 	out := make([]guildkit.CommandCreateParams, len(h.declared))
 	for i, d := range h.declared {
-		out[i] = cloneParams(d.params)
+		out[i] = cloneParams(d)
 	}
 	return out
 }

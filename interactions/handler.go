@@ -164,7 +164,7 @@ type Handler struct {
 	// declared are the commands declared with Command, for Sync:
 	// commands.go.
 	declaredMu sync.Mutex
-	declared   []declared
+	declared   []guildkit.CommandCreateParams
 
 	work sync.WaitGroup // functions still running
 }
