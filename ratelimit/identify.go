@@ -121,6 +121,8 @@ type MemoryIdentifyLimiter struct {
 	lease   time.Duration
 	reserve int
 
+	// mu guards tokens and everything they hold (limits, keys, queues);
+	// it is never held across a wait: Acquire waits on its wake channel.
 	mu     sync.Mutex
 	tokens map[string]*identifyToken
 }
