@@ -133,72 +133,47 @@ func (o CommandOptions) ID(name string) (Snowflake, bool) {
 // User returns the user a USER (or MENTIONABLE) option names, from the
 // resolved data.
 func (o CommandOptions) User(name string) (*User, bool) {
-	id, ok := o.ID(name)
-	if !ok || o.resolved == nil {
-		return nil, false
-	}
-	u, ok := o.resolved.Users[id]
-	if !ok {
-		return nil, false
-	}
-	return &u, true
+	return resolvedFor(o, name, func(r *ResolvedData) map[Snowflake]User { return r.Users })
 }
 
 // Member returns the member a USER (or MENTIONABLE) option names, with its
 // User filled from the resolved users; false outside a guild or when the
 // user is not a member.
 func (o CommandOptions) Member(name string) (*Member, bool) {
-	id, ok := o.ID(name)
-	if !ok || o.resolved == nil {
-		return nil, false
+	m, ok := resolvedFor(o, name, func(r *ResolvedData) map[Snowflake]Member { return r.Members })
+	if ok && m.User == nil {
+		m.User, _ = o.User(name)
 	}
-	m, ok := o.resolved.Members[id]
-	if !ok {
-		return nil, false
-	}
-	if u, ok := o.resolved.Users[id]; ok && m.User == nil {
-		m.User = &u
-	}
-	return &m, true
+	return m, ok
 }
 
 // Role returns the role a ROLE (or MENTIONABLE) option names.
 func (o CommandOptions) Role(name string) (*Role, bool) {
-	id, ok := o.ID(name)
-	if !ok || o.resolved == nil {
-		return nil, false
-	}
-	r, ok := o.resolved.Roles[id]
-	if !ok {
-		return nil, false
-	}
-	return &r, true
+	return resolvedFor(o, name, func(r *ResolvedData) map[Snowflake]Role { return r.Roles })
 }
 
 // Channel returns the (partial) channel a CHANNEL option names.
 func (o CommandOptions) Channel(name string) (*Channel, bool) {
-	id, ok := o.ID(name)
-	if !ok || o.resolved == nil {
-		return nil, false
-	}
-	c, ok := o.resolved.Channels[id]
-	if !ok {
-		return nil, false
-	}
-	return &c, true
+	return resolvedFor(o, name, func(r *ResolvedData) map[Snowflake]Channel { return r.Channels })
 }
 
 // Attachment returns the file an ATTACHMENT option carries.
 func (o CommandOptions) Attachment(name string) (*Attachment, bool) {
+	return resolvedFor(o, name, func(r *ResolvedData) map[Snowflake]Attachment { return r.Attachments })
+}
+
+// resolvedFor returns a copy of the entry of the resolved data (the map
+// of picks) that the option name holds the id of.
+func resolvedFor[T any](o CommandOptions, name string, pick func(*ResolvedData) map[Snowflake]T) (*T, bool) {
 	id, ok := o.ID(name)
 	if !ok || o.resolved == nil {
 		return nil, false
 	}
-	a, ok := o.resolved.Attachments[id]
+	v, ok := pick(o.resolved)[id]
 	if !ok {
 		return nil, false
 	}
-	return &a, true
+	return &v, true
 }
 
 // Focused returns, in an autocomplete, the option being typed: its name,
