@@ -118,3 +118,26 @@ func TestCommandsKeptInState(t *testing.T) {
 	raw, _ := json.Marshal(other.Commands(g.ID)[0])
 	assert.Contains(t, string(raw), `"guild_id":"`+g.ID.String()+`"`)
 }
+
+// TestCommandChoicesOfAnyNumberType: a choice whose value is any Go number
+// the SDK's rules accept (an int32, a uint8) is one the user can pick.
+func TestCommandChoicesOfAnyNumberType(t *testing.T) {
+	t.Parallel()
+	var got int64
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, it *guildkit.Interaction) {
+		got, _ = it.CommandOptions().Int("size")
+		reply(t, w, guildkit.MessageResponse(text("ok")))
+	})
+	f.srv.AddCommand(f.guild.ID, guildkit.CommandCreateParams{Name: "pick", Description: "Pick", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionInteger, Name: "size", Description: "Size", Required: true,
+			Choices: []guildkit.CommandOptionChoice{{Name: "small", Value: int32(1)}, {Name: "large", Value: uint8(3)}}},
+	}})
+	out, err := f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "pick",
+		guildkit.CommandOption{Name: "size", Type: guildkit.CommandOptionInteger, Value: json.RawMessage(`3`)})
+	require.NoError(t, err)
+	assert.Equal(t, guildkittest.OutcomeMessage, out.Kind, out.Failure)
+	assert.EqualValues(t, 3, got)
+	_, err = f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "pick",
+		guildkit.CommandOption{Name: "size", Type: guildkit.CommandOptionInteger, Value: json.RawMessage(`2`)})
+	require.ErrorIs(t, err, guildkittest.ErrRefused, "2 is not among the choices")
+}

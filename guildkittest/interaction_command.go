@@ -444,7 +444,7 @@ func checkValue(rb *resolver, label string, def *guildkit.CommandOptionDefinitio
 			return nil, bad("%v is above its maximum %v", f, hi)
 		}
 		if len(def.Choices) > 0 && !slices.ContainsFunc(def.Choices, func(c guildkit.CommandOptionChoice) bool {
-			g, _, ok := choiceNumber(c.Value)
+			g, ok := choiceNumber(c.Value)
 			return ok && g == f
 		}) {
 			return nil, bad("%v is not one of its choices", f)
@@ -541,15 +541,17 @@ func fileTypeAllowed(types []string, filename string) bool {
 	return false
 }
 
-// choiceNumber is a choice value as a number.
-func choiceNumber(v any) (float64, bool, bool) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), true, true
-	case float64:
-		return n, n == math.Trunc(n), true
-	case int:
-		return float64(n), true, true
+// choiceNumber is a choice value as a number, read from its JSON as the
+// platform would: a choice declared with any Go number type the SDK's
+// rules accept (int32, uint8, float32...) counts, not only int and int64.
+func choiceNumber(v any) (float64, bool) {
+	if _, isString := v.(string); isString {
+		return 0, false
 	}
-	return 0, false, false
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	return f, err == nil
 }
