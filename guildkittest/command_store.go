@@ -124,6 +124,17 @@ func (c *call) commandScope() (sc *scopeCommands, app, guildID guildkit.Snowflak
 	return c.s.scopeLocked(app, guildID), app, guildID, scope, true
 }
 
+// scopedCommand resolves the scope (commandScope) and {command_id} in it
+// (commandByID), answering their errors.
+func (c *call) scopedCommand() (*scopeCommands, int, bool) {
+	sc, _, _, _, ok := c.commandScope()
+	if !ok {
+		return nil, 0, false
+	}
+	i, ok := c.commandByID(sc)
+	return sc, i, ok
+}
+
 // commandByID finds {command_id} in the scope, answering 404 Unknown
 // application command when it is not there.
 func (c *call) commandByID(sc *scopeCommands) (int, bool) {
@@ -185,15 +196,9 @@ func localizedCommand(cmd *guildkit.Command, locale string) guildkit.Command {
 }
 
 func (s *Server) getCommand(c *call) {
-	sc, _, _, _, ok := c.commandScope()
-	if !ok {
-		return
+	if sc, i, ok := c.scopedCommand(); ok {
+		c.json(http.StatusOK, sc.list[i])
 	}
-	i, ok := c.commandByID(sc)
-	if !ok {
-		return
-	}
-	c.json(http.StatusOK, sc.list[i])
 }
 
 func (s *Server) createCommand(c *call) {
@@ -415,16 +420,10 @@ func applyEdit(p *guildkit.CommandCreateParams, e *guildkit.CommandEditParams) {
 }
 
 func (s *Server) deleteCommand(c *call) {
-	sc, _, _, _, ok := c.commandScope()
-	if !ok {
-		return
+	if sc, i, ok := c.scopedCommand(); ok {
+		sc.list = slices.Delete(sc.list, i, i+1)
+		c.noContent()
 	}
-	i, ok := c.commandByID(sc)
-	if !ok {
-		return
-	}
-	sc.list = slices.Delete(sc.list, i, i+1)
-	c.noContent()
 }
 
 func (s *Server) bulkCommands(c *call) {
