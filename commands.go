@@ -8,8 +8,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-
-	"github.com/seed012df1e9/guildkit/wire"
 )
 
 // The interface's documents do not cover application commands; this file
@@ -456,10 +454,7 @@ func (s *CommandService) CreateGuild(ctx context.Context, applicationID, guildID
 }
 
 func (s *CommandService) create(ctx context.Context, route string, path []any, scope CommandScope, params *CommandCreateParams, opts []RequestOption) (*Command, bool, error) {
-	if params == nil {
-		return nil, false, problem("", wire.CodeRequired, "a command is required")
-	}
-	if err := params.Validate(scope); err != nil {
+	if err := params.Validate(scope); err != nil { // nil too: "a command is required"
 		return nil, false, err
 	}
 	var c Command

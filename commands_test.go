@@ -349,9 +349,25 @@ func TestCommandServerRules(t *testing.T) {
 	assert.Contains(t, body, `"name":{"_errors":[{"code":"APPLICATION_COMMAND_INVALID_NAME"`)
 	assert.Contains(t, body, `"options":{"0":{"description":{"_errors"`)
 
-	// The SDK reads the nested errors back with their paths.
+	// A nil command is refused before anything is sent.
 	_, _, err := srv.ClientAs(srv.BotID()).Commands.Create(t.Context(), app, nil)
 	require.Error(t, err)
+	var nilCommand *guildkit.ValidationError
+	require.ErrorAs(t, err, &nilCommand, "a nil command is refused before anything is sent")
+
+	// The SDK reads the nested errors back with their paths: an edit valid
+	// alone (a context-menu name) but not on the CHAT_INPUT command it
+	// changes, which only the server can tell.
+	bot := srv.ClientAs(srv.BotID())
+	edited, _, err := bot.Commands.Create(t.Context(), app, &guildkit.CommandCreateParams{Name: "edited", Description: "d"})
+	require.NoError(t, err)
+	_, err = bot.Commands.Edit(t.Context(), app, edited.ID, &guildkit.CommandEditParams{Name: guildkit.Some("Not Lower")})
+	var formErr *guildkit.APIError
+	require.ErrorAs(t, err, &formErr)
+	assert.Equal(t, guildkit.CodeInvalidFormBody, formErr.Code)
+	require.NotEmpty(t, formErr.Errors)
+	assert.Equal(t, "name", formErr.Errors[0].Path)
+	assert.Equal(t, "APPLICATION_COMMAND_INVALID_NAME", formErr.Errors[0].Code)
 
 	// Limits: 15 USER commands, then 30032.
 	c := srv.Client()
