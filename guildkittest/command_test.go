@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -140,4 +141,35 @@ func TestCommandChoicesOfAnyNumberType(t *testing.T) {
 	_, err = f.srv.RunCommand(t.Context(), f.alice, f.ch.ID, "pick",
 		guildkit.CommandOption{Name: "size", Type: guildkit.CommandOptionInteger, Value: json.RawMessage(`2`)})
 	require.ErrorIs(t, err, guildkittest.ErrRefused, "2 is not among the choices")
+}
+
+// TestCommandFileWithoutItsOption: a file given for no ATTACHMENT option
+// of the run (the option left out, or a name the command does not have) is
+// refused, not dropped from the interaction.
+func TestCommandFileWithoutItsOption(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, func(w http.ResponseWriter, _ *http.Request, _ *guildkit.Interaction) {
+		reply(t, w, guildkit.MessageResponse(text("ok")))
+	})
+	f.srv.AddCommand(f.guild.ID, guildkit.CommandCreateParams{Name: "upload", Description: "Upload", Options: []guildkit.CommandOptionDefinition{
+		{Type: guildkit.CommandOptionAttachment, Name: "photo", Description: "A photo"},
+	}})
+	for _, tc := range []struct {
+		name    string
+		options []guildkit.CommandOption
+		files   map[string]guildkit.File
+	}{
+		{"option left out", nil, map[string]guildkit.File{"photo": {Name: "a.png", Reader: strings.NewReader("png")}}},
+		{"no such option", []guildkit.CommandOption{{Name: "photo"}}, map[string]guildkit.File{
+			"photo": {Name: "a.png", Reader: strings.NewReader("png")}, "scan": {Name: "b.png", Reader: strings.NewReader("png")}}},
+	} {
+		before := len(f.srv.Deliveries())
+		_, err := f.srv.Run(t.Context(), guildkittest.CommandRun{UserID: f.alice, ChannelID: f.ch.ID, Name: "upload", Options: tc.options, Files: tc.files})
+		require.ErrorIs(t, err, guildkittest.ErrRefused, tc.name)
+		assert.Equal(t, before, len(f.srv.Deliveries()), "%s: nothing delivered", tc.name)
+	}
+	out, err := f.srv.Run(t.Context(), guildkittest.CommandRun{UserID: f.alice, ChannelID: f.ch.ID, Name: "upload",
+		Options: []guildkit.CommandOption{{Name: "photo"}}, Files: map[string]guildkit.File{"photo": {Name: "a.png", Reader: strings.NewReader("png")}}})
+	require.NoError(t, err)
+	assert.Equal(t, guildkittest.OutcomeMessage, out.Kind, out.Failure)
 }

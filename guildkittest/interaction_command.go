@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -201,6 +202,11 @@ func (s *Server) commandInteractionLocked(t guildkit.InteractionType, run Comman
 	if t == guildkit.InteractionTypeAutocomplete && run.Type != guildkit.CommandTypeChatInput {
 		return nil, refused("only a CHAT_INPUT command has autocomplete")
 	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if !rb.filesTaken[name] {
+			return nil, refused("the file for %q: /%s was given no ATTACHMENT option %q to carry it", name, run.Name, name)
+		}
+	}
 	raw, _ := json.Marshal(data)
 	if !res.empty() || msg != nil {
 		var m map[string]any
@@ -249,6 +255,9 @@ type resolver struct {
 	gs  *guildState
 	ch  *guildkit.Channel
 	res *resolvedData
+	// filesTaken are the names of the ATTACHMENT options given, whose
+	// files the run carries; a file given for no such option is refused.
+	filesTaken map[string]bool
 }
 
 func (rb *resolver) user(id guildkit.Snowflake) bool {
@@ -511,6 +520,10 @@ func checkValue(rb *resolver, label string, def *guildkit.CommandOptionDefinitio
 		if len(def.FileTypes) > 0 && !fileTypeAllowed(def.FileTypes, fs[0].filename) {
 			return nil, bad("%q is not among the option's file types %v", fs[0].filename, def.FileTypes)
 		}
+		if rb.filesTaken == nil {
+			rb.filesTaken = map[string]bool{}
+		}
+		rb.filesTaken[def.Name] = true
 		a := rb.s.newAttachments(rb.ch.ID, nil, nil, fs)[0]
 		if rb.res.Attachments == nil {
 			rb.res.Attachments = map[string]guildkit.Attachment{}
