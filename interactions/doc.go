@@ -42,8 +42,10 @@
 // The function's own answer, when it comes, is then delivered as an edit of
 // the original response (or, for a new message after a deferred update, as
 // a follow-up), so the user never sees "This interaction failed" because a
-// database was slow. A MODAL or an autocomplete result cannot follow a
-// deferral: such a late answer returns [ErrDeferred].
+// database was slow. A late answer, an edit or a follow-up leaves only once
+// the deferral is written: the platform refuses an edit of an original
+// response it has not received. A MODAL or an autocomplete result cannot
+// follow a deferral: such a late answer returns [ErrDeferred].
 //
 // The context a function gets is not the HTTP request's: it lasts the
 // interaction token's 15 minutes, so follow-ups ([Request.Followup],

@@ -400,49 +400,69 @@ func TestPlatformGivesUp(t *testing.T) {
 }
 
 // TestLateAnswerFollowsTheDeferral: an answer after the automatic deferral
-// (an edit of the original response) leaves only once the deferral is
-// written in the HTTP response; the platform refuses an edit that comes
-// before it 404.
+// (an edit of the original response, by Update or by EditOriginal itself,
+// or a follow-up) leaves only once the deferral is written in the HTTP
+// response; the platform refuses an edit that comes before it 404.
 func TestLateAnswerFollowsTheDeferral(t *testing.T) {
 	t.Parallel()
-	w := &holdingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
-	var editBeforeDeferral atomic.Bool
-	edited := make(chan struct{}, 1)
-	rest := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if !w.written.Load() {
-			editBeforeDeferral.Store(true)
-		}
-		edited <- struct{}{}
-		rw.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(rw, `{"id":"900","channel_id":"2","content":"done","timestamp":"2026-01-01T00:00:00.000000+00:00","flags":0,"components":[]}`)
-	}))
-	t.Cleanup(rest.Close)
-	c, err := guildkit.New(nil, guildkit.WithBaseURL(rest.URL+"/api/v10"), guildkit.WithRetry(0, time.Millisecond, time.Millisecond))
-	require.NoError(t, err)
-	clock := newManualClock()
-	h := newHandler(t, c, interactions.WithClock(clock))
-	answered := make(chan error, 1)
-	h.HandleComponent("slow", func(ctx context.Context, r *interactions.Request) error {
-		clock.Advance(interactions.DefaultDeadline)
-		<-w.writing // the deferral is on its way
-		answered <- r.Update(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some("done")})
-		return nil
-	})
-	served := make(chan struct{})
-	go func() {
-		h.ServeHTTP(w, signed(t, mustJSON(t, componentInteraction("slow")), clock.Now()))
-		close(served)
-	}()
-	<-w.writing
-	select {
-	case <-edited: // too early: the deferral is held
-	case <-time.After(50 * time.Millisecond):
+	for _, tc := range []struct {
+		name   string
+		answer func(ctx context.Context, r *interactions.Request) error
+	}{
+		{"Update", func(ctx context.Context, r *interactions.Request) error {
+			return r.Update(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some("done")})
+		}},
+		{"EditOriginal", func(ctx context.Context, r *interactions.Request) error {
+			_, err := r.EditOriginal(ctx, &guildkit.WebhookMessageEditParams{Content: guildkit.Some("done")})
+			return err
+		}},
+		{"Followup", func(ctx context.Context, r *interactions.Request) error {
+			_, err := r.Followup(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some("done")})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := &holdingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}), release: make(chan struct{})}
+			var beforeDeferral atomic.Bool
+			arrived := make(chan struct{}, 1)
+			rest := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				if !w.written.Load() {
+					beforeDeferral.Store(true)
+				}
+				arrived <- struct{}{}
+				rw.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(rw, `{"id":"900","channel_id":"2","content":"done","timestamp":"2026-01-01T00:00:00.000000+00:00","flags":0,"components":[]}`)
+			}))
+			t.Cleanup(rest.Close)
+			c, err := guildkit.New(nil, guildkit.WithBaseURL(rest.URL+"/api/v10"), guildkit.WithRetry(0, time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			clock := newManualClock()
+			h := newHandler(t, c, interactions.WithClock(clock))
+			answered := make(chan error, 1)
+			h.HandleComponent("slow", func(ctx context.Context, r *interactions.Request) error {
+				clock.Advance(interactions.DefaultDeadline)
+				<-w.writing // the deferral is on its way
+				answered <- tc.answer(ctx, r)
+				return nil
+			})
+			served := make(chan struct{})
+			go func() {
+				h.ServeHTTP(w, signed(t, mustJSON(t, componentInteraction("slow")), clock.Now()))
+				close(served)
+			}()
+			<-w.writing
+			select {
+			case <-arrived: // too early: the deferral is held
+			case <-time.After(50 * time.Millisecond):
+			}
+			close(w.release)
+			<-served
+			require.NoError(t, <-answered)
+			assert.JSONEq(t, `{"type":6}`, w.Body.String())
+			assert.False(t, beforeDeferral.Load(), "the answer left before the deferral was written")
+		})
 	}
-	close(w.release)
-	<-served
-	require.NoError(t, <-answered)
-	assert.JSONEq(t, `{"type":6}`, w.Body.String())
-	assert.False(t, editBeforeDeferral.Load(), "the edit of the original response left before the deferral was written")
 }
 
 // holdingWriter holds the answer's header until release is closed.

@@ -106,6 +106,9 @@ func (r *Request) Defer(ctx context.Context, ephemeral bool) error {
 // EditOriginal edits the original response (after a deferral, the
 // deferred message; after a deferred update, the component's message).
 func (r *Request) EditOriginal(ctx context.Context, params *guildkit.WebhookMessageEditParams) (*guildkit.Message, error) {
+	if err := r.ex.deferralWritten(ctx); err != nil {
+		return nil, err
+	}
 	it := r.Interaction
 	return r.ex.h.client.Interactions.EditOriginalResponse(ctx, it.ApplicationID, it.Token, params)
 }
@@ -113,6 +116,9 @@ func (r *Request) EditOriginal(ctx context.Context, params *guildkit.WebhookMess
 // Followup sends a follow-up message; ephemeral with
 // [guildkit.MessageFlagEphemeral].
 func (r *Request) Followup(ctx context.Context, msg *guildkit.InteractionMessageParams) (*guildkit.Message, error) {
+	if err := r.ex.deferralWritten(ctx); err != nil {
+		return nil, err
+	}
 	it := r.Interaction
 	return r.ex.h.client.Interactions.CreateFollowup(ctx, it.ApplicationID, it.Token, msg)
 }
@@ -291,6 +297,19 @@ func (ex *exchange) deadlinePassed() {
 	ex.deferring = p
 	ex.mu.Unlock()
 	ex.pending <- p
+}
+
+// deferralWritten waits, after the automatic deferral, until it is
+// written (awaitDeferral): an edit or a follow-up that reached the
+// platform before it would be refused. It returns an error only when ctx
+// ends.
+func (ex *exchange) deferralWritten(ctx context.Context) error {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.st != deferred {
+		return nil
+	}
+	return ex.awaitDeferral(ctx)
 }
 
 // awaitDeferral waits until ServeHTTP has written the automatic deferral,
