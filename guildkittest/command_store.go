@@ -449,22 +449,27 @@ func (s *Server) bulkCommands(c *call) {
 		c.commandFormError(err)
 		return
 	}
-	// Match each item with a stored command: by id, else by name and type.
+	// Match each item with a stored command: by id, else by name and type
+	// among those no id took (a command renamed by its id keeps it, and an
+	// item given its old name is another command).
 	old := sc.list
 	matched := make([]*guildkit.Command, len(list))
+	taken := map[*guildkit.Command]bool{}
+	for i, p := range list {
+		if id, ok := p.ID.Get(); ok {
+			if j := slices.IndexFunc(old, func(cmd *guildkit.Command) bool { return cmd.ID == id }); j >= 0 {
+				matched[i], taken[old[j]] = old[j], true
+			}
+		}
+	}
 	fresh := 0
 	for i, p := range list {
+		if matched[i] != nil {
+			continue
+		}
 		t := p.Type.Or(guildkit.CommandTypeChatInput)
-		id, hasID := p.ID.Get()
-		j := -1
-		if hasID {
-			j = slices.IndexFunc(old, func(cmd *guildkit.Command) bool { return cmd.ID == id })
-		}
-		if j < 0 {
-			j = slices.IndexFunc(old, func(cmd *guildkit.Command) bool { return cmd.Type == t && cmd.Name == p.Name })
-		}
-		if j >= 0 {
-			matched[i] = old[j]
+		if j := slices.IndexFunc(old, func(cmd *guildkit.Command) bool { return !taken[cmd] && cmd.Type == t && cmd.Name == p.Name }); j >= 0 {
+			matched[i], taken[old[j]] = old[j], true
 		} else {
 			fresh++
 		}

@@ -173,3 +173,27 @@ func TestCommandFileWithoutItsOption(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, guildkittest.OutcomeMessage, out.Kind, out.Failure)
 }
+
+// TestBulkOverwriteRenameAndReuse: a bulk list that renames a command by
+// its id and gives its old name to a new one keeps two commands, each with
+// its own id.
+func TestBulkOverwriteRenameAndReuse(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	c, app := srv.Client(), srv.Application().ID
+	foo, _, err := c.Commands.Create(t.Context(), app, &guildkit.CommandCreateParams{Name: "foo", Description: "Foo"})
+	require.NoError(t, err)
+	out, err := c.Commands.BulkOverwrite(t.Context(), app, []guildkit.CommandCreateParams{
+		{ID: guildkit.Some(foo.ID), Name: "bar", Description: "Renamed"},
+		{Name: "foo", Description: "A new foo"},
+	})
+	require.NoError(t, err)
+	require.Len(t, out, 2)
+	assert.Equal(t, foo.ID, out[0].ID, "renamed by id")
+	assert.Equal(t, "bar", out[0].Name)
+	assert.NotEqual(t, foo.ID, out[1].ID, "the old name's new command has an id of its own")
+	assert.Equal(t, "foo", out[1].Name)
+	stored := srv.Commands(0)
+	require.Len(t, stored, 2)
+	assert.NotEqual(t, stored[0].ID, stored[1].ID)
+}
