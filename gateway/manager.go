@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -216,6 +217,10 @@ func (m *Manager) String() string {
 
 // GoString is String, so that %#v shows no token either.
 func (m *Manager) GoString() string { return m.String() }
+
+// Format writes String for every verb: %d, %o or %x of the struct's
+// fields would show the token otherwise.
+func (m *Manager) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, m.String()) }
 
 // ShardCount returns num_shards of the set events come from (0 before
 // Open).

@@ -365,7 +365,9 @@ func TestNewManagerChecks(t *testing.T) {
 	assert.ErrorContains(t, err, "[4 1]")
 	m, err := gateway.NewManager("secret-token", gateway.WithShardCount(2), gateway.WithShardOptions(gateway.WithURL("ws://127.0.0.1:1")))
 	require.NoError(t, err)
-	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", m, m, m), "secret-token")
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%o", "%x", "%t", "%e", "%U"} {
+		assert.NotContains(t, fmt.Sprintf(verb, m), "secret", verb)
+	}
 }
 
 // TestManagerReshardsOn4011: a server that allows 2 guilds per session

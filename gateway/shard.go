@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"sync"
@@ -139,6 +140,10 @@ func (s *Shard) String() string {
 
 // GoString is String, so that %#v shows no token either.
 func (s *Shard) GoString() string { return s.String() }
+
+// Format writes String for every verb: %d, %o or %x of the struct's
+// fields would show the token otherwise.
+func (s *Shard) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
 // ID returns [shard_id, num_shards].
 func (s *Shard) ID() [2]int { return s.cfg.shard }
