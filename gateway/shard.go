@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/ratelimit"
@@ -359,5 +358,3 @@ func (s *Shard) withQuery(u string) (string, error) {
 func sessionStart(l guildkit.SessionStartLimit) ratelimit.SessionStartLimit {
 	return ratelimit.SessionStartLimit{Total: l.Total, Remaining: l.Remaining, ResetAfter: l.ResetAfter, MaxConcurrency: l.MaxConcurrency}
 }
-
-var _ = time.Second
