@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
@@ -135,9 +136,8 @@ type autoReshard struct {
 }
 
 type managerStats struct {
-	mu         sync.Mutex
-	suppressed uint64 // duplicates not delivered during reshards
-	handedOver uint64 // guilds moved to a new set
+	suppressed atomic.Uint64 // duplicates not delivered during reshards
+	handedOver atomic.Uint64 // guilds moved to a new set
 }
 
 // shardSet is the shards of one num_shards.
@@ -300,9 +300,7 @@ type Stats struct {
 
 // Stats returns what the manager counted.
 func (m *Manager) Stats() Stats {
-	m.stats.mu.Lock()
-	defer m.stats.mu.Unlock()
-	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver}
+	return Stats{Suppressed: m.stats.suppressed.Load(), HandedOver: m.stats.handedOver.Load()}
 }
 
 // resolve finds num_shards and max_concurrency: the options', else GET

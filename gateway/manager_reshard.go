@@ -156,9 +156,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 }
 
 func (m *Manager) suppressed() {
-	m.stats.mu.Lock()
-	m.stats.suppressed++
-	m.stats.mu.Unlock()
+	m.stats.suppressed.Add(1)
 }
 
 // matchedLocked records that an event of guild g came from both sets.
@@ -212,9 +210,7 @@ func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
 	h.moved[g] = true
 	delete(h.waiting, g)
 	if g != noGuild {
-		m.stats.mu.Lock()
-		m.stats.handedOver++
-		m.stats.mu.Unlock()
+		m.stats.handedOver.Add(1)
 	}
 }
 
