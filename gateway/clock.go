@@ -3,17 +3,16 @@ package gateway
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/seed012df1e9/guildkit/ratelimit"
 )
 
 // Clock is the time source of a shard: its heartbeats, backoff and
-// timeouts run on it. [guildkittest.Server] is one, so tests move time
-// with its AdvanceClock instead of sleeping.
-type Clock interface {
-	Now() time.Time
-	// AfterFunc calls f once d has passed, unless stop is called first.
-	// f must not block: the shard's functions only post to a channel.
-	AfterFunc(d time.Duration, f func()) (stop func() bool)
-}
+// timeouts run on it, as the identify limiter's do ([ratelimit.Clock], the
+// same interface). [guildkittest.Server] is one, so tests move time with
+// its AdvanceClock instead of sleeping. The functions a shard gives
+// AfterFunc only post to a channel: they never block.
+type Clock = ratelimit.Clock
 
 type systemClock struct{}
 

@@ -110,6 +110,9 @@
 // and nothing else came either — a flood of GUILD_CREATEs after READY
 // delays the ACK and must not be taken for a dead link — and while the
 // queue is full the shard is not reading, so silence proves nothing then.
+// (This is looser than gateway.md's rule, no ACK between two beats: a
+// connection that keeps delivering events is kept; one that delivers
+// nothing and acknowledges nothing is dead after one interval, as there.)
 // A dead connection is closed with 4000 (never 1000 or 1001, which end the
 // session) and resumed.
 //

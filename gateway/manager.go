@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
@@ -134,9 +136,8 @@ type autoReshard struct {
 }
 
 type managerStats struct {
-	mu         sync.Mutex
-	suppressed uint64 // duplicates not delivered during reshards
-	handedOver uint64 // guilds moved to a new set
+	suppressed atomic.Uint64 // duplicates not delivered during reshards
+	handedOver atomic.Uint64 // guilds moved to a new set
 }
 
 // shardSet is the shards of one num_shards.
@@ -217,6 +218,10 @@ func (m *Manager) String() string {
 // GoString is String, so that %#v shows no token either.
 func (m *Manager) GoString() string { return m.String() }
 
+// Format writes String for every verb: %d, %o or %x of the struct's
+// fields would show the token otherwise.
+func (m *Manager) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, m.String()) }
+
 // ShardCount returns num_shards of the set events come from (0 before
 // Open).
 func (m *Manager) ShardCount() int {
@@ -295,9 +300,7 @@ type Stats struct {
 
 // Stats returns what the manager counted.
 func (m *Manager) Stats() Stats {
-	m.stats.mu.Lock()
-	defer m.stats.mu.Unlock()
-	return Stats{Suppressed: m.stats.suppressed, HandedOver: m.stats.handedOver}
+	return Stats{Suppressed: m.stats.suppressed.Load(), HandedOver: m.stats.handedOver.Load()}
 }
 
 // resolve finds num_shards and max_concurrency: the options', else GET

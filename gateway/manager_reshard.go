@@ -26,6 +26,13 @@ type handoff struct {
 	newSent   noted
 	complete  chan struct{} // closed when every new shard is ready and has its guilds
 	done      bool
+	// matched holds the [old shard, new shard] pairs of which an event came
+	// from both sets: the old shard then delivered every event its session
+	// had from before the new one's began (a session's events come in
+	// order). caughtUp is closed once every pair in lagging has matched.
+	matched  map[[2]int]bool
+	lagging  map[[2]int]bool
+	caughtUp chan struct{}
 }
 
 // reshardGrace is how long after the old set ended a new set's events are
@@ -121,7 +128,9 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 			m.moveLocked(h, g) // the old set has no live shard for it
 		} else {
 			// The old set delivers it (or did: then this copy is matched).
-			h.oldSent.take(g, key)
+			if h.oldSent.take(g, key) {
+				m.matchedLocked(h, g)
+			}
 			m.suppressed()
 			return false
 		}
@@ -130,6 +139,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 	// matched against what the new set delivered, and the other way.
 	if fromNew {
 		if h.oldSent.take(g, key) {
+			m.matchedLocked(h, g)
 			m.suppressed()
 			return false
 		}
@@ -137,6 +147,7 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 		return true
 	}
 	if h.newSent.take(g, key) {
+		m.matchedLocked(h, g)
 		m.suppressed()
 		return false
 	}
@@ -145,9 +156,50 @@ func (m *Manager) routeLocked(h *handoff, set *shardSet, id int, ev Event) bool 
 }
 
 func (m *Manager) suppressed() {
-	m.stats.mu.Lock()
-	m.stats.suppressed++
-	m.stats.mu.Unlock()
+	m.stats.suppressed.Add(1)
+}
+
+// matchedLocked records that an event of guild g came from both sets.
+func (m *Manager) matchedLocked(h *handoff, g guildkit.Snowflake) {
+	p := [2]int{ShardFor(g, h.old.count), ShardFor(g, h.next.count)}
+	h.matched[p] = true
+	if h.lagging[p] {
+		delete(h.lagging, p)
+		if len(h.lagging) == 0 {
+			close(h.caughtUp)
+		}
+	}
+}
+
+// awaitOldCaughtUp waits, before the old set ends, until each live old
+// shard delivered what its session received before the new sessions
+// began: those events are in the old sessions only, and ending an old
+// shard that lags behind would lose the ones it had not read yet. An old
+// shard has caught up with a new one once an event came from both; for a
+// pair whose guilds are quiet, the wait ends after reshardGrace on the
+// shards' clock (with nothing sent, nothing is in flight). It returns
+// early when ctx ends.
+func (m *Manager) awaitOldCaughtUp(ctx context.Context, h *handoff) {
+	m.mu.Lock()
+	h.lagging = make(map[[2]int]bool)
+	for g := range m.known {
+		p := [2]int{ShardFor(g, h.old.count), ShardFor(g, h.next.count)}
+		if !h.matched[p] && m.oldCoversLocked(h, g) {
+			h.lagging[p] = true
+		}
+	}
+	if len(h.lagging) == 0 {
+		close(h.caughtUp)
+	}
+	m.mu.Unlock()
+	grace := make(chan struct{})
+	stop := m.clock().AfterFunc(reshardGrace, func() { close(grace) })
+	defer stop()
+	select {
+	case <-h.caughtUp:
+	case <-grace:
+	case <-ctx.Done():
+	}
 }
 
 // moveLocked hands guild g to the new set.
@@ -158,9 +210,7 @@ func (m *Manager) moveLocked(h *handoff, g guildkit.Snowflake) {
 	h.moved[g] = true
 	delete(h.waiting, g)
 	if g != noGuild {
-		m.stats.mu.Lock()
-		m.stats.handedOver++
-		m.stats.mu.Unlock()
+		m.stats.handedOver.Add(1)
 	}
 }
 
@@ -307,7 +357,10 @@ func guildOf(ev Event) (guildkit.Snowflake, bool) {
 // moves each guild's events to the new set once the new shard owning the
 // guild has it (its GUILD_CREATE came), delivering each event once: an
 // event both sets received is delivered by whichever came first and the
-// other copy suppressed ([Stats].Suppressed); then it ends the old set.
+// other copy suppressed ([Stats].Suppressed); then, once each old shard
+// has delivered what its session received before the new sessions began
+// (an event came from both sets, or 5 s passed on the shards' clock), it
+// ends the old set.
 // A 4011 close makes Open reshard by itself.
 //
 // The manager must run every shard (no [WithShardIDs]): resharding a part
@@ -341,7 +394,7 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 	h := &handoff{old: old, next: next, moved: make(map[guildkit.Snowflake]bool),
 		waiting: make(map[guildkit.Snowflake]bool), readyNew: make(map[int]bool),
 		oldSent: make(noted), newSent: make(noted),
-		complete: make(chan struct{})}
+		complete: make(chan struct{}), matched: make(map[[2]int]bool), caughtUp: make(chan struct{})}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -359,6 +412,7 @@ func (m *Manager) Reshard(ctx context.Context, count int) error {
 		m.abandon(ctx, next)
 		return ctx.Err()
 	}
+	m.awaitOldCaughtUp(ctx, h)
 	// The old set's queued events still pass through the handoff while it
 	// ends; then the new set alone delivers.
 	endErr := endSet(ctx, old)

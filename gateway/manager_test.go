@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,19 +27,35 @@ func guildOn(k, n, i int) guildkit.Snowflake {
 
 // runClock moves srv's clock 20ms every millisecond until the test ends:
 // the identify windows (5 s on the server's clock, which the limiter and
-// the shards run on too) pass quickly, and heartbeats keep up.
-func runClock(t *testing.T, srv *guildkittest.Server) {
+// the shards run on too) pass quickly, and heartbeats keep up. It stands
+// still while settled says an IDENTIFY is on its way: at 20 times real
+// time, a goroutine of a loaded machine descheduled for 13 ms would
+// otherwise stretch an IDENTIFY's transit past the limiter's margin, and
+// the server would count less than 5 s to the next one on its key. An
+// IDENTIFY that never arrives (its connection gone) holds the clock 1 s of
+// real time at most.
+func runClock(t *testing.T, srv *guildkittest.Server, settled func() bool) {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tk := time.NewTicker(time.Millisecond)
 		defer tk.Stop()
+		var held time.Time
 		for {
 			select {
 			case <-stop:
 				return
-			case <-tk.C:
+			case now := <-tk.C:
+				if !settled() {
+					if held.IsZero() {
+						held = now
+					}
+					if now.Sub(held) < time.Second {
+						continue
+					}
+				}
+				held = time.Time{}
 				srv.AdvanceClock(20 * time.Millisecond)
 			}
 		}
@@ -46,9 +63,28 @@ func runClock(t *testing.T, srv *guildkittest.Server) {
 	t.Cleanup(func() { close(stop); <-done })
 }
 
+// sentLimiter counts the IDENTIFYs the shards sent: they call done once
+// theirs is written.
+type sentLimiter struct {
+	ratelimit.IdentifyLimiter
+	sent atomic.Int64
+}
+
+func (l *sentLimiter) Acquire(ctx context.Context, token string, shardID, maxConcurrency int) (func(), error) {
+	done, err := l.IdentifyLimiter.Acquire(ctx, token, shardID, maxConcurrency)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() { l.sent.Add(1) })
+		done()
+	}, nil
+}
+
 type shardedEnv struct {
 	srv     *guildkittest.Server
-	limiter *ratelimit.MemoryIdentifyLimiter
+	limiter *sentLimiter
 	guilds  []guildkit.Snowflake
 }
 
@@ -57,17 +93,19 @@ type shardedEnv struct {
 func newShardedEnv(t *testing.T, n, mc, perShard int) *shardedEnv {
 	srv := guildkittest.NewServer(t, guildkittest.WithGateway(guildkittest.GatewaySettings{MaxConcurrency: mc}))
 	// The server counts 5 s between the IDENTIFYs it receives; the limiter
-	// spaces them from when they were sent. On a clock running 20 times
-	// faster than real time, a millisecond of transit is 20 ms: a margin
-	// of 250 ms keeps transit out of the count, as it does on a network.
-	e := &shardedEnv{srv: srv, limiter: ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{
-		Clock: srv, Window: ratelimit.IdentifyWindow + 250*time.Millisecond})}
+	// spaces them from when they were sent, with the margin shards started
+	// together take for the transit (runClock stops the clock meanwhile).
+	e := &shardedEnv{srv: srv, limiter: &sentLimiter{IdentifyLimiter: ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{
+		Clock: srv, Window: ratelimit.IdentifyWindow + 250*time.Millisecond})}}
 	for k := range n {
 		for i := range perShard {
 			e.guilds = append(e.guilds, srv.AddGuild(guildkit.Guild{ID: guildOn(k, n, i)}).ID)
 		}
 	}
-	runClock(t, srv)
+	runClock(t, srv, func() bool {
+		st := srv.IdentifyStats()
+		return e.limiter.sent.Load() <= int64(st.Total+st.Refused)
+	})
 	return e
 }
 
@@ -327,7 +365,9 @@ func TestNewManagerChecks(t *testing.T) {
 	assert.ErrorContains(t, err, "[4 1]")
 	m, err := gateway.NewManager("secret-token", gateway.WithShardCount(2), gateway.WithShardOptions(gateway.WithURL("ws://127.0.0.1:1")))
 	require.NoError(t, err)
-	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", m, m, m), "secret-token")
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%o", "%x", "%t", "%e", "%U"} {
+		assert.NotContains(t, fmt.Sprintf(verb, m), "secret", verb)
+	}
 }
 
 // TestManagerReshardsOn4011: a server that allows 2 guilds per session

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -657,5 +656,3 @@ func (o *owner) signal(e guildkit.GatewayEvent) {
 		ob.Gateway(context.Background(), e)
 	}
 }
-
-var _ = json.Marshal

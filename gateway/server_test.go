@@ -6,6 +6,7 @@ package gateway_test
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -403,13 +404,16 @@ func TestServerCloseAndResumeInANewShard(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()
 	require.NoError(t, s2.Open(ctx))
-	evs := ev2.waitFor(t, "the ban sent meanwhile", func(evs []gateway.Event) bool { return count[*gateway.GuildBanAdd](evs) == 1 })
+	// The handlers may see the replay before RESUMED is handed to them:
+	// wait for both, then check the order.
+	evs := ev2.waitFor(t, "the ban sent meanwhile, then RESUMED", func(evs []gateway.Event) bool {
+		return count[*gateway.GuildBanAdd](evs) == 1 && count[*gateway.Resumed](evs) == 1
+	})
 	assert.Equal(t, 0, count[*gateway.Ready](evs), "resumed, not identified")
-	for _, ev := range evs {
-		if b, ok := ev.(*gateway.GuildBanAdd); ok {
-			assert.Equal(t, u.ID, b.User.ID)
-		}
-	}
+	ban := slices.IndexFunc(evs, func(ev gateway.Event) bool { _, ok := ev.(*gateway.GuildBanAdd); return ok })
+	resumed := slices.IndexFunc(evs, func(ev gateway.Event) bool { _, ok := ev.(*gateway.Resumed); return ok })
+	assert.Less(t, ban, resumed, "the replay comes before RESUMED")
+	assert.Equal(t, u.ID, evs[ban].(*gateway.GuildBanAdd).User.ID)
 	assert.Equal(t, 1, e.srv.IdentifyStats().Total, "a restart costs no identify")
 }
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/ratelimit"
@@ -139,6 +139,10 @@ func (s *Shard) String() string {
 
 // GoString is String, so that %#v shows no token either.
 func (s *Shard) GoString() string { return s.String() }
+
+// Format writes String for every verb: %d, %o or %x of the struct's
+// fields would show the token otherwise.
+func (s *Shard) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
 // ID returns [shard_id, num_shards].
 func (s *Shard) ID() [2]int { return s.cfg.shard }
@@ -354,5 +358,3 @@ func (s *Shard) withQuery(u string) (string, error) {
 func sessionStart(l guildkit.SessionStartLimit) ratelimit.SessionStartLimit {
 	return ratelimit.SessionStartLimit{Total: l.Total, Remaining: l.Remaining, ResetAfter: l.ResetAfter, MaxConcurrency: l.MaxConcurrency}
 }
-
-var _ = time.Second

@@ -247,6 +247,20 @@ func (c *fakeConn) ready(sessionID, resumeURL string) {
 		"user": map[string]any{"id": "1", "username": "bot"}, "guilds": []any{}, "application": map[string]any{"id": "1", "flags": 0}}, 1, "READY")
 }
 
+// next waits for the shard's next payload, whatever its op.
+func (c *fakeConn) next() map[string]any {
+	c.t.Helper()
+	select {
+	case m := <-c.frames:
+		return m
+	case <-c.closed:
+		c.t.Fatalf("the connection closed (%d) while waiting for a payload", c.code)
+	case <-time.After(wait):
+		c.t.Fatal("no payload came")
+	}
+	return nil
+}
+
 // expect waits for the shard's next payload and checks its op.
 func (c *fakeConn) expect(op Opcode) map[string]any {
 	c.t.Helper()

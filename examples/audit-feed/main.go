@@ -181,15 +181,15 @@ func (f *feed) start(ctx context.Context, token, sessionFile string, opts ...gat
 // stop closes the shard resumably (the session stays alive on the platform
 // for a few minutes) and saves the session for the next start.
 func (f *feed) stop(ctx context.Context, shard *gateway.Shard, sessionFile string) error {
-	sess, err := shard.Close(ctx)
-	if err != nil {
+	sess, err := shard.Close(ctx) // when ctx ends first: the session as far as the handlers got, and ctx's error
+	if sess == nil {
 		return err
 	}
-	if sess == nil {
-		return nil
+	if serr := saveSession(sessionFile, sess); serr != nil {
+		return errors.Join(err, serr)
 	}
 	fmt.Fprintf(f.out, "saved %s\n", sess)
-	return saveSession(sessionFile, sess)
+	return err
 }
 
 // loadSession reads a session saved by saveSession; nil when there is none.
