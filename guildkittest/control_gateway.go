@@ -46,13 +46,13 @@ func (s *Server) controlGatewayFault(w http.ResponseWriter, r *http.Request) {
 	if !controlDecode(w, r, &body) {
 		return
 	}
-	kinds := "reconnect, invalid_session, close, drop, withhold_acks, silence or request_heartbeat"
+	kinds := faultKindList(" or ")
 	f := GatewayFault{Kind: body.Kind}
 	switch {
 	case body.Kind == "":
 		controlError(w, http.StatusBadRequest, "kind: give one of "+kinds)
 		return
-	case !knownFaultKind(body.Kind):
+	case !body.Kind.known():
 		controlError(w, http.StatusBadRequest, "kind: "+quoteID(string(body.Kind))+" is not "+kinds)
 		return
 	case body.Resumable != nil && body.Kind != FaultInvalidSession:
@@ -102,15 +102,6 @@ func (s *Server) controlGatewayFault(w http.ResponseWriter, r *http.Request) {
 		out["session"] = body.Session
 	}
 	controlJSON(w, http.StatusOK, out)
-}
-
-// knownFaultKind reports whether k is one of the gateway faults.
-func knownFaultKind(k FaultKind) bool {
-	switch k {
-	case FaultReconnect, FaultInvalidSession, FaultClose, FaultDrop, FaultWithholdAcks, FaultSilence, FaultRequestHeartbeat:
-		return true
-	}
-	return false
 }
 
 // quoteID quotes a caller's id for a message, cut to a readable length.
