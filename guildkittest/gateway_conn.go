@@ -184,6 +184,9 @@ func (c *gwConn) run() {
 				c.closeWith(code, reason)
 				return
 			}
+			if c.ctx.Err() != nil {
+				return // closed while handling it (a RESUME's takeover)
+			}
 		case <-c.wake:
 			if c.flush() != nil {
 				return
