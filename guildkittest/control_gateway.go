@@ -113,12 +113,12 @@ func quoteID(id string) string {
 }
 
 // gatewaySessionKnown reports whether id names a session the server lists
-// (live or recently ended).
+// (live or recently ended), as GatewaySessions and GatewayFrames find it.
 func (s *Server) gatewaySessionKnown(id string) bool {
-	for _, sess := range s.GatewaySessions() {
-		if sess.ID == id {
-			return true
-		}
-	}
-	return false
+	h := &s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, live := h.sessions[id]
+	_, ended := h.ended[id]
+	return live || ended
 }
