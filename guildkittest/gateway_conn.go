@@ -451,11 +451,8 @@ func (c *gwConn) heartbeat(d json.RawMessage) (websocket.StatusCode, string) {
 		}
 	}
 	h.mu.Unlock()
-	if c.withhold {
-		return 0, ""
-	}
-	if c.send(opHeartbeatACK, nil, 0, "") != nil {
-		return 0, ""
+	if !c.withhold {
+		_ = c.send(opHeartbeatACK, nil, 0, "") // a failed write ends the connection on its next read
 	}
 	return 0, ""
 }
