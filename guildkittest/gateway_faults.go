@@ -166,13 +166,10 @@ func (c *gwConn) apply(f GatewayFault, done chan struct{}) (stop bool) {
 			c.sess = nil
 			h.mu.Unlock()
 			close(done)
-			c.closeWith(code, "Session resumed on another connection.")
+			c.closeWith(code, "Session resumed on another connection.", nil)
 			return true
 		}
-		c.closeCode = code
-		c.releaseSession()
-		close(done)
-		c.closeWith(code, "Closed by an injected fault.")
+		c.closeWith(code, "Closed by an injected fault.", done)
 		return true
 	case FaultDrop:
 		_ = c.ws.CloseNow()
