@@ -46,13 +46,13 @@ func (s *Server) controlGatewayFault(w http.ResponseWriter, r *http.Request) {
 	if !controlDecode(w, r, &body) {
 		return
 	}
-	kinds := "reconnect, invalid_session, close, drop, withhold_acks, silence or request_heartbeat"
+	kinds := faultKindList(" or ")
 	f := GatewayFault{Kind: body.Kind}
 	switch {
 	case body.Kind == "":
 		controlError(w, http.StatusBadRequest, "kind: give one of "+kinds)
 		return
-	case !knownFaultKind(body.Kind):
+	case !body.Kind.known():
 		controlError(w, http.StatusBadRequest, "kind: "+quoteID(string(body.Kind))+" is not "+kinds)
 		return
 	case body.Resumable != nil && body.Kind != FaultInvalidSession:
@@ -104,15 +104,6 @@ func (s *Server) controlGatewayFault(w http.ResponseWriter, r *http.Request) {
 	controlJSON(w, http.StatusOK, out)
 }
 
-// knownFaultKind reports whether k is one of the gateway faults.
-func knownFaultKind(k FaultKind) bool {
-	switch k {
-	case FaultReconnect, FaultInvalidSession, FaultClose, FaultDrop, FaultWithholdAcks, FaultSilence, FaultRequestHeartbeat:
-		return true
-	}
-	return false
-}
-
 // quoteID quotes a caller's id for a message, cut to a readable length.
 func quoteID(id string) string {
 	if len(id) > 64 {
@@ -122,12 +113,12 @@ func quoteID(id string) string {
 }
 
 // gatewaySessionKnown reports whether id names a session the server lists
-// (live or recently ended).
+// (live or recently ended), as GatewaySessions and GatewayFrames find it.
 func (s *Server) gatewaySessionKnown(id string) bool {
-	for _, sess := range s.GatewaySessions() {
-		if sess.ID == id {
-			return true
-		}
-	}
-	return false
+	h := &s.gw
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, live := h.sessions[id]
+	_, ended := h.ended[id]
+	return live || ended
 }

@@ -64,34 +64,26 @@ var DefaultGatewaySettings = GatewaySettings{
 	FrameLogSize:      256,
 }
 
-// withDefaults fills the zero fields of g from DefaultGatewaySettings.
+// withDefaults fills the zero (or negative) fields of g from
+// DefaultGatewaySettings.
 func (g GatewaySettings) withDefaults() GatewaySettings {
 	d := DefaultGatewaySettings
-	if g.HeartbeatInterval <= 0 {
-		g.HeartbeatInterval = d.HeartbeatInterval
-	}
-	if g.ResumeWindow <= 0 {
-		g.ResumeWindow = d.ResumeWindow
-	}
-	if g.MaxConcurrency <= 0 {
-		g.MaxConcurrency = d.MaxConcurrency
-	}
-	if g.SessionStartTotal <= 0 {
-		g.SessionStartTotal = d.SessionStartTotal
-	}
-	if g.SendLimit <= 0 {
-		g.SendLimit = d.SendLimit
-	}
-	if g.GuildsPerShard <= 0 {
-		g.GuildsPerShard = d.GuildsPerShard
-	}
-	if g.QueueLimit <= 0 {
-		g.QueueLimit = d.QueueLimit
-	}
-	if g.FrameLogSize <= 0 {
-		g.FrameLogSize = d.FrameLogSize
-	}
+	positiveOr(&g.HeartbeatInterval, d.HeartbeatInterval)
+	positiveOr(&g.ResumeWindow, d.ResumeWindow)
+	positiveOr(&g.MaxConcurrency, d.MaxConcurrency)
+	positiveOr(&g.SessionStartTotal, d.SessionStartTotal)
+	positiveOr(&g.SendLimit, d.SendLimit)
+	positiveOr(&g.GuildsPerShard, d.GuildsPerShard)
+	positiveOr(&g.QueueLimit, d.QueueLimit)
+	positiveOr(&g.FrameLogSize, d.FrameLogSize)
 	return g
+}
+
+// positiveOr sets *v to def unless it is positive.
+func positiveOr[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // WithGateway sets the gateway's settings; zero fields keep their defaults.

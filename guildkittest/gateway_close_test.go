@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -246,6 +247,50 @@ func TestGatewayResumeTakesOver(t *testing.T) {
 	}
 	if code := c.closed(); code != 4000 {
 		t.Fatalf("old connection closed with %d, want 4000", code)
+	}
+}
+
+// TestGatewayCrossResume: two connections, each resuming the other's
+// session at the same moment, do not wait on each other forever: one
+// takes the other's session over (RESUMED), the other is closed with 4000.
+func TestGatewayCrossResume(t *testing.T) {
+	t.Parallel()
+	for range 20 {
+		srv := guildkittest.NewServer(t)
+		a, ra, _ := connect(t, srv, 1, nil)
+		srv.AdvanceClock(5 * time.Second) // the identify concurrency window
+		b, rb, _ := connect(t, srv, 1, nil)
+		// Both RESUMEs are written at once, each on its own goroutine.
+		var wg sync.WaitGroup
+		for _, x := range []struct {
+			c  *rawClient
+			id string
+		}{{a, rb.SessionID}, {b, ra.SessionID}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := mustMarshal(map[string]any{"op": 6, "d": map[string]any{"token": srv.Token(), "session_id": x.id, "seq": 1}})
+				if err := x.c.ws.Write(x.c.ctx, websocket.MessageText, p); err != nil {
+					t.Errorf("write: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		resumed, closed := 0, 0
+		for _, c := range []*rawClient{a, b} {
+			f, err := c.next()
+			switch {
+			case err == nil && f.Op == 0 && f.name() == "RESUMED":
+				resumed++
+			case websocket.CloseStatus(err) == 4000:
+				closed++
+			default:
+				t.Fatalf("after the cross resume: op %d %s, %v", f.Op, f.name(), err)
+			}
+		}
+		if resumed != 1 || closed != 1 {
+			t.Fatalf("%d resumed and %d closed with 4000, want one of each", resumed, closed)
+		}
 	}
 }
 

@@ -181,8 +181,11 @@ func (c *gwConn) run() {
 				return
 			}
 			if code, reason := c.handle(in.typ, in.b); code != 0 {
-				c.closeWith(code, reason)
+				c.closeWith(code, reason, nil)
 				return
+			}
+			if c.ctx.Err() != nil {
+				return // closed while handling it (a RESUME's takeover)
 			}
 		case <-c.wake:
 			if c.flush() != nil {
@@ -193,7 +196,7 @@ func (c *gwConn) run() {
 				return
 			}
 		case <-c.hbDue:
-			c.closeWith(closeUnknownError, "Heartbeat timeout: no heartbeat for 1.5 intervals. Resume.")
+			c.closeWith(closeUnknownError, "Heartbeat timeout: no heartbeat for 1.5 intervals. Resume.", nil)
 			return
 		case <-c.ctx.Done():
 			return
@@ -237,13 +240,17 @@ func closeNote(code websocket.StatusCode) string {
 	return "close " + strconv.Itoa(int(code))
 }
 
-// closeWith closes the connection with code; the session is kept or ended
-// as the code says (endsSession), before the close handshake, so that a
-// client resuming at once finds it free.
-func (c *gwConn) closeWith(code websocket.StatusCode, reason string) {
+// closeWith closes the connection with code, logged in its session's
+// frames; the session is kept or ended as the code says (endsSession),
+// before the close handshake, so that a client resuming at once finds it
+// free. released, when not nil, is closed once the session is handed back.
+func (c *gwConn) closeWith(code websocket.StatusCode, reason string, released chan struct{}) {
 	c.closeCode = code
 	c.log(GatewayFrame{Direction: FrameOut, Op: -1, Note: "close " + strconv.Itoa(int(code)) + ": " + reason})
 	c.releaseSession()
+	if released != nil {
+		close(released)
+	}
 	_ = c.ws.Close(code, reason)
 }
 
@@ -448,11 +455,8 @@ func (c *gwConn) heartbeat(d json.RawMessage) (websocket.StatusCode, string) {
 		}
 	}
 	h.mu.Unlock()
-	if c.withhold {
-		return 0, ""
-	}
-	if c.send(opHeartbeatACK, nil, 0, "") != nil {
-		return 0, ""
+	if !c.withhold {
+		_ = c.send(opHeartbeatACK, nil, 0, "") // a failed write ends the connection on its next read
 	}
 	return 0, ""
 }

@@ -54,18 +54,32 @@ type GatewayFault struct {
 // session id that is not connected.
 var ErrNoGatewaySession = errors.New("guildkittest: no connected gateway session with that id")
 
+// faultKinds are the gateway faults, in the order messages list them.
+var faultKinds = []FaultKind{FaultReconnect, FaultInvalidSession, FaultClose, FaultDrop, FaultWithholdAcks, FaultSilence, FaultRequestHeartbeat}
+
+// known reports whether k is one of the gateway faults.
+func (k FaultKind) known() bool { return slices.Contains(faultKinds, k) }
+
+// faultKindList lists the gateway faults for a message, sep before the
+// last (" or " gives "reconnect, invalid_session, ... or request_heartbeat").
+func faultKindList(sep string) string {
+	names := make([]string, len(faultKinds))
+	for i, k := range faultKinds {
+		names[i] = string(k)
+	}
+	n := len(names) - 1
+	return strings.Join(names[:n], ", ") + sep + names[n]
+}
+
 // validate reports what is wrong with f.
 func (f GatewayFault) validate() error {
-	switch f.Kind {
-	case FaultReconnect, FaultInvalidSession, FaultDrop, FaultWithholdAcks, FaultSilence, FaultRequestHeartbeat:
-		return nil
-	case FaultClose:
-		if f.Code != 0 && (f.Code < 1000 || f.Code > 4999 || f.Code == 1004 || f.Code == 1005 || f.Code == 1006 || f.Code == 1015) {
-			return fmt.Errorf("guildkittest: close code %d cannot be sent in a close frame", f.Code)
-		}
-		return nil
+	if !f.Kind.known() {
+		return fmt.Errorf("guildkittest: unknown gateway fault kind %q (%s)", f.Kind, faultKindList(", "))
 	}
-	return fmt.Errorf("guildkittest: unknown gateway fault kind %q (reconnect, invalid_session, close, drop, withhold_acks, silence, request_heartbeat)", f.Kind)
+	if f.Kind == FaultClose && f.Code != 0 && (f.Code < 1000 || f.Code > 4999 || f.Code == 1004 || f.Code == 1005 || f.Code == 1006 || f.Code == 1015) {
+		return fmt.Errorf("guildkittest: close code %d cannot be sent in a close frame", f.Code)
+	}
+	return nil
 }
 
 // InjectGatewayFault applies f to the connected session sessionID, or to
@@ -152,13 +166,10 @@ func (c *gwConn) apply(f GatewayFault, done chan struct{}) (stop bool) {
 			c.sess = nil
 			h.mu.Unlock()
 			close(done)
-			c.closeWith(code, "Session resumed on another connection.")
+			c.closeWith(code, "Session resumed on another connection.", nil)
 			return true
 		}
-		c.closeCode = code
-		c.releaseSession()
-		close(done)
-		c.closeWith(code, "Closed by an injected fault.")
+		c.closeWith(code, "Closed by an injected fault.", done)
 		return true
 	case FaultDrop:
 		_ = c.ws.CloseNow()

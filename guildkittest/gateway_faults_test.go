@@ -76,6 +76,13 @@ func TestGatewayFaults(t *testing.T) {
 				t.Fatalf("closed with %d, want %d", code, tc.code)
 			}
 			waitDisconnected(t, srv, r.SessionID)
+			logged := false
+			for _, f := range srv.GatewayFrames(r.SessionID) {
+				logged = logged || (f.Direction == guildkittest.FrameOut && strings.HasPrefix(f.Note, fmt.Sprintf("close %d: ", tc.code)))
+			}
+			if !logged {
+				t.Errorf("close %d: not in the session's frame log", tc.code)
+			}
 			_, f := resumeOn(t, srv, r, 1)
 			if kept := f.name() == "RESUMED"; kept != tc.kept {
 				t.Errorf("close %d: resume op %d %s, kept %v want %v", tc.code, f.Op, f.name(), kept, tc.kept)

@@ -70,9 +70,9 @@ type clientFrame struct {
 }
 
 // decodeClientFrame decodes a client's payload, as the server reads it:
-// over 4096 bytes, not a JSON object, or an op that is not an integer is a
-// decode error (4002); a missing op is 4001. It never panics and allocates
-// in proportion to b.
+// over 4096 bytes, not a text frame or not a JSON object is a decode error
+// (4002); a missing op, or one that is not an integer, is 4001. It never
+// panics and allocates in proportion to b.
 func decodeClientFrame(typ websocket.MessageType, b []byte) (clientFrame, websocket.StatusCode, string) {
 	if len(b) > maxPayload {
 		return clientFrame{}, closeDecodeError, "Payload too large: more than 4096 bytes."

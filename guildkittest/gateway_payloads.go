@@ -2,7 +2,6 @@ package guildkittest
 
 import (
 	"encoding/json"
-	"slices"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -185,10 +184,8 @@ func (s *Server) guildCreateLocked(gs *guildState, sess *gwSession) []byte {
 	if bm, ok := gs.members[s.bot]; ok && bm.member.JoinedAt != nil {
 		joinedAt = bm.member.JoinedAt.UTC()
 	}
-	stickers := slices.Clone(g.Stickers)
-	if stickers == nil {
-		stickers = []guildkit.Sticker{}
-	}
+	// The guild's own lists (roles, emojis, stickers) come shaped with it,
+	// [] when empty (fillGuild).
 	return objectWith(g, map[string]any{
 		"joined_at":              joinedAt,
 		"large":                  large,
@@ -201,8 +198,6 @@ func (s *Server) guildCreateLocked(gs *guildState, sess *gwSession) []byte {
 		"stage_instances":        []any{},
 		"guild_scheduled_events": withShapes(events),
 		"soundboard_sounds":      []any{},
-		"stickers":               withShapes(stickers),
-		"emojis":                 withShapes(nonNil(g.Emojis)),
 		"embedded_activities":    []any{},
 		"activity_instances":     []any{},
 	}, nil)

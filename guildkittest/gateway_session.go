@@ -379,17 +379,8 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 	}
 	old := sess.conn
 	h.mu.Unlock()
-	if old != nil && old != c {
-		// The old connection is closed (4000) by its owner before the
-		// replay; its release finds the session no longer its own.
-		done := make(chan struct{})
-		select {
-		case old.ctl <- gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}:
-			<-done
-		case <-old.released: // it ended meanwhile and handed the session back
-		case <-c.ctx.Done():
-			return 0, ""
-		}
+	if old != nil && old != c && !c.takeOver(old) {
+		return 0, ""
 	}
 	ok = func() bool {
 		s.mu.Lock()
@@ -419,6 +410,33 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 		c.invalidSession(false)
 	}
 	return 0, ""
+}
+
+// takeOver has old, the connection of the session c resumes, closed with
+// 4000 by its owner before the replay; old's release then finds the
+// session no longer its own. Meanwhile c's own requests are served: old
+// may be resuming c's session at the same moment, and each waiting on the
+// other would hang both. false when c itself was closed meanwhile (its
+// context is then cancelled, and run returns).
+func (c *gwConn) takeOver(old *gwConn) bool {
+	done := make(chan struct{})
+	req := gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}
+	for {
+		select {
+		case old.ctl <- req:
+			<-done // closed before old's close handshake
+			return true
+		case <-old.released: // it ended meanwhile and handed the session back
+			return true
+		case own := <-c.ctl:
+			if c.apply(own.fault, own.done) {
+				c.cancel()
+				return false
+			}
+		case <-c.ctx.Done():
+			return false
+		}
+	}
 }
 
 // botJoinedLocked sends GUILD_CREATE for a guild the bot joined to the

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // gatewayView is GET /_guildkit/api/gateway: where bots connect, the
@@ -283,7 +285,7 @@ func resumableAt(frames []GatewayFrame, t time.Time, window time.Duration) bool 
 			ended, keeps = f.At, !ok || (code != 1000 && code != 1001)
 		case f.Op == -1 && f.Direction == FrameOut && strings.HasPrefix(f.Note, "close "):
 			code, _ := noteCode(f.Note)
-			ended, keeps = f.At, !sessionEndingCode(code)
+			ended, keeps = f.At, !endsSession(websocket.StatusCode(code))
 		case f.Op >= 0 && f.Direction == FrameIn:
 			ended = time.Time{} // live again (a RESUME on a new connection)
 		}
@@ -303,14 +305,4 @@ func noteCode(note string) (int, bool) {
 	}
 	n, err := strconv.Atoi(digits)
 	return n, err == nil
-}
-
-// sessionEndingCode reports whether the server's close code ends the
-// session (gateway.md §2.3): 4003, 4004, 4007, 4009 and 4010-4014.
-func sessionEndingCode(code int) bool {
-	switch code {
-	case 4003, 4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014:
-		return true
-	}
-	return false
 }
