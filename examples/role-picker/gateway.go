@@ -40,15 +40,20 @@ func serveGateway(ctx context.Context, out io.Writer, getenv func(string) string
 		return fmt.Errorf("connecting to the gateway: %w", err)
 	}
 	fmt.Fprintln(out, "connected to the gateway: answering interactions")
+	var stopped error
 	select {
 	case <-ctx.Done():
 	case <-shard.Done():
-		return shard.Err()
+		stopped = shard.Err() // a fatal close: the session is over already
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := shard.End(shutdown); err != nil {
-		return err
+	if stopped == nil {
+		stopped = shard.End(shutdown)
 	}
-	return h.Wait(shutdown) // let functions still answering finish
+	// Let functions still answering finish, whichever way the shard ended.
+	if err := h.Wait(shutdown); stopped == nil {
+		stopped = err
+	}
+	return stopped
 }
