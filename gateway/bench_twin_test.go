@@ -470,30 +470,19 @@ func memberAddMessages(b testing.TB, n int) [][]byte {
 }
 
 func BenchmarkGatewayGuildCreate(b *testing.B) {
-	for _, compress := range []bool{false, true} {
-		s := newStream(b, guildCreateMessages(b, 16), compress)
-		name := "plain"
-		if compress {
-			name = "zlib-stream"
-		}
-		b.Run("guildkit/"+name, func(b *testing.B) {
-			runGatewayBench(b, s, func(ws *websocket.Conn) reader {
-				r := &ourReader{ws: ws}
-				if compress {
-					r.z = newZlibStream(int(DefaultReadLimit))
-				}
-				return r
-			})
-		})
-		b.Run("twin/"+name, func(b *testing.B) {
-			runGatewayBench(b, s, func(ws *websocket.Conn) reader { return &twinReader{ws: ws} })
-		})
-	}
+	benchReaders(b, guildCreateMessages(b, 16))
 }
 
 func BenchmarkGatewayMemberAdd(b *testing.B) {
+	benchReaders(b, memberAddMessages(b, 4000))
+}
+
+// benchReaders runs guildkit's reader and the twin's over msgs, plain and
+// through zlib-stream, as sub-benchmarks guildkit/plain, twin/plain,
+// guildkit/zlib-stream and twin/zlib-stream.
+func benchReaders(b *testing.B, msgs [][]byte) {
 	for _, compress := range []bool{false, true} {
-		s := newStream(b, memberAddMessages(b, 4000), compress)
+		s := newStream(b, msgs, compress)
 		name := "plain"
 		if compress {
 			name = "zlib-stream"
