@@ -291,9 +291,22 @@ func TestManagerReshard(t *testing.T) {
 			record(fmt.Sprintf("ban %d %d", g, u.ID))
 		}
 	}()
-	time.Sleep(20 * time.Millisecond) // the stream runs before the reshard begins
+	// The stream runs before the reshard begins, and goes on after it: wait
+	// for events sent rather than for time to pass, so that a slow machine
+	// does not reshard an idle bot.
+	sentAtLeast := func(n int) func() bool {
+		return func() bool {
+			sentMu.Lock()
+			defer sentMu.Unlock()
+			return len(sent) >= n
+		}
+	}
+	require.Eventually(t, sentAtLeast(20), 10*time.Second, time.Millisecond, "the stream sent nothing before the reshard")
 	require.NoError(t, m.Reshard(ctx, 4))
-	time.Sleep(20 * time.Millisecond) // and after it
+	sentMu.Lock()
+	before := len(sent)
+	sentMu.Unlock()
+	require.Eventually(t, sentAtLeast(before+20), 10*time.Second, time.Millisecond, "the stream sent nothing after the reshard")
 	close(stop)
 	streams.Wait()
 	assert.Equal(t, 4, m.ShardCount())
