@@ -120,6 +120,22 @@ func (e *emulator) client(t *testing.T) *guildkit.Client {
 	return c
 }
 
+// registerCommands registers the bot's global commands (a JSON array) as
+// a bot does on the platform, by Bulk Overwrite Global Application
+// Commands with its token: a command that is not registered cannot be run.
+func (e *emulator) registerCommands(t *testing.T, commands string) {
+	t.Helper()
+	put, err := http.NewRequest("PUT", e.vars["GUILDKIT_BASE_URL"]+"/applications/"+e.vars["GUILDKIT_APPLICATION_ID"]+"/commands",
+		strings.NewReader(commands))
+	require.NoError(t, err)
+	put.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
+	put.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(put)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+}
+
 func getJSON(t *testing.T, url string, hdr map[string]string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
@@ -447,15 +463,7 @@ func TestInteractionsURL(t *testing.T) {
 	}
 	// The bot registers /hello as it would on the platform: a command
 	// that is not registered cannot be run.
-	put, err := http.NewRequest("PUT", e.vars["GUILDKIT_BASE_URL"]+"/applications/"+e.vars["GUILDKIT_APPLICATION_ID"]+"/commands",
-		strings.NewReader(`[{"name": "hello", "description": "Say hello"}]`))
-	require.NoError(t, err)
-	put.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
-	put.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(put)
-	require.NoError(t, err)
-	res.Body.Close()
-	require.Equal(t, http.StatusOK, res.StatusCode)
+	e.registerCommands(t, `[{"name": "hello", "description": "Say hello"}]`)
 	hello := post(`{"kind": "command", "user_id": "` + alice + `", "channel_id": "` + e.vars["GUILDKIT_CHANNEL_ID"] + `", "name": "hello"}`)
 	require.Equal(t, "message", hello["kind"], "%v", hello)
 	msg := hello["message"].(map[string]any)
@@ -638,15 +646,7 @@ func TestGatewayInteractions(t *testing.T) {
 		return strings.Contains(string(b), `"connected":true`)
 	}, 10*time.Second, 20*time.Millisecond)
 	// The bot registers /ping, as it would on the platform.
-	put, err := http.NewRequest("PUT", e.vars["GUILDKIT_BASE_URL"]+"/applications/"+e.vars["GUILDKIT_APPLICATION_ID"]+"/commands",
-		strings.NewReader(`[{"name": "ping", "description": "Ping"}]`))
-	require.NoError(t, err)
-	put.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
-	put.Header.Set("Content-Type", "application/json")
-	registered, err := http.DefaultClient.Do(put)
-	require.NoError(t, err)
-	registered.Body.Close()
-	require.Equal(t, http.StatusOK, registered.StatusCode)
+	e.registerCommands(t, `[{"name": "ping", "description": "Ping"}]`)
 	resp, err := http.Post(e.control+"interactions", "application/json", strings.NewReader(
 		`{"kind": "command", "user_id": "`+alice+`", "channel_id": "`+e.vars["GUILDKIT_CHANNEL_ID"]+`", "name": "ping"}`))
 	require.NoError(t, err)
