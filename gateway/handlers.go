@@ -17,6 +17,8 @@ type Mux struct {
 	mu     sync.RWMutex
 	byName map[string][]func(context.Context, Event) // by EventName; "" for *RawEvent
 	any    []func(context.Context, Event)
+	first  []func(context.Context, Event) // by First: before all others
+	firstI Intents                        // the intents First asked for
 }
 
 // NewMux returns an empty Mux.
@@ -82,7 +84,9 @@ func (m *Mux) names() []string {
 
 // Intents returns the intents the registered functions need.
 func (m *Mux) Intents() Intents {
-	var i Intents
+	m.mu.RLock()
+	i := m.firstI
+	m.mu.RUnlock()
 	for _, n := range m.names() {
 		i |= eventIntents(n)
 	}
@@ -110,7 +114,11 @@ func (m *Mux) dispatch(ctx context.Context, logger *slog.Logger, ev Event) {
 		hs = m.byName[""]
 	}
 	anys := m.any
+	firsts := m.first
 	m.mu.RUnlock()
+	for _, h := range firsts {
+		m.call(ctx, logger, name, h, ev)
+	}
 	for _, h := range hs {
 		m.call(ctx, logger, name, h, ev)
 	}
