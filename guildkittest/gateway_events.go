@@ -177,6 +177,9 @@ func (s *Server) gatewayEventsLocked(e Event) []gwEvent {
 			d["guild_id"] = gid
 		}
 		ev.d = mustJSON(d)
+		s.chatVisibilityLocked(&ev, m.ChannelID)
+	case eventMessageDeleteBulk, eventMessageReactionAdd, eventMessageReactionRemov, eventTypingStart:
+		s.chatEventLocked(&ev, e)
 	default:
 		ev.d = mustJSON(e.Data)
 	}
@@ -271,6 +274,7 @@ func (s *Server) messageEventLocked(ev *gwEvent, data any) {
 	if ev.name == string(guildkit.EventMessageUpdate) {
 		extra["tts"] = false
 	}
+	s.chatMessageExtrasLocked(ev, m, extra)
 	ev.d = objectWith(m, extra, nil)
 	own := (m.Author != nil && m.Author.ID == s.bot) || (m.ApplicationID != nil && *m.ApplicationID == s.appID())
 	mentioned := false

@@ -174,7 +174,7 @@ func (s *Server) componentInteractionLocked(userID, messageID guildkit.Snowflake
 	if err != nil {
 		return nil, err
 	}
-	if wm.msg.ApplicationID == nil || *wm.msg.ApplicationID != s.appID() {
+	if !s.sentByApplicationLocked(wm) {
 		return nil, refused("message %s was not sent by the application: its components deliver nothing", messageID)
 	}
 	var comp components.Component

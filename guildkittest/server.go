@@ -150,6 +150,9 @@ type Server struct {
 
 	webhooks *webhookStore // webhooks, their messages, webhook thread state; made on first use
 
+	chatMessages *chatLog // channels' ordinary messages and DM channels; made on first use: message.go
+	chatLimit    int      // ordinary messages a channel keeps: WithChannelMessageLimit
+
 	clockOffset atomic.Int64        // nanoseconds added to the clock: AdvanceClock
 	routeSet    map[string]struct{} // "METHOD /template" of every route, for InjectFault
 	faults      faults              // injected faults: faults.go
@@ -275,6 +278,7 @@ func (s *Server) resetState() {
 	s.logMu.Unlock()
 	s.inv.events = nil
 	s.webhooks = nil
+	s.chatMessages = nil
 	s.interactions = nil
 	s.commands = nil
 }
@@ -529,6 +533,7 @@ func (s *Server) routes(m *http.ServeMux) {
 		s.inviteRoutes,
 		s.memberRoutes,
 		s.channelRoutes,
+		s.messageRoutes,
 		s.webhookRoutes,
 		s.interactionRoutes,
 		s.userRoutes,

@@ -35,6 +35,9 @@ type webhookMessage struct {
 	// visibleTo is the only user who sees an ephemeral interaction
 	// message; 0 when everyone does.
 	visibleTo guildkit.Snowflake
+	// chat is what an ordinary message (Create Message, Server.Post)
+	// carries beyond msg; nil for webhook messages and interaction answers.
+	chat *chatState
 }
 
 // WebhookThreadState is what the server tracks about a thread for webhook

@@ -29,6 +29,7 @@ type webhookFile struct {
 // the webhook's token is checked, as the reference platform orders them).
 type messageUpload struct {
 	body     webhookMessageBody
+	raw      []byte // the JSON (the body, or payload_json), for routes whose body has more fields
 	files    []webhookFile
 	bad      string            // a body that is not what it claims: 400
 	problems map[string]string // fields out of bounds: 400 Invalid Form Body
@@ -50,6 +51,7 @@ func readMessageUpload(c *call) bool {
 	} else {
 		var b []byte
 		if b, err = readJSONPart(c.r.Body); err == nil {
+			up.raw = b
 			if mt == "application/json" && len(b) <= maxLoggedBody {
 				c.logBody = b
 			}
@@ -141,6 +143,7 @@ func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 			if err != nil {
 				return err
 			}
+			up.raw = b
 			if msg := decodeJSON(b, &up.body); msg != "" {
 				up.bad = invalidPayloadJSONMessage
 				return nil
