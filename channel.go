@@ -67,6 +67,9 @@ type Channel struct {
 	DefaultThreadRateLimitPerUser *int                 `json:"default_thread_rate_limit_per_user,omitempty"` // nil when absent
 	DefaultSortOrder              Opt[SortOrderType]   `json:"default_sort_order,omitzero"`                  // zero Opt when absent, Null when null
 	DefaultForumLayout            ForumLayoutType      `json:"default_forum_layout,omitempty"`
+	// Recipients are the other users of a DM channel (type 1): the one
+	// user the bot talks to. Nil when absent (guild channels).
+	Recipients []User `json:"recipients,omitzero"`
 }
 
 // OverwriteType says whom a permission overwrite is for.

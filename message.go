@@ -1,9 +1,9 @@
 package guildkit
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/components"
-	"github.com/seed012df1e9/guildkit/internal/jsondec"
-	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -47,25 +45,183 @@ type Message struct {
 	// Thread is the thread the message started, when Execute Webhook made
 	// one (thread_name in a forum or media channel). Nil when absent.
 	Thread *Channel `json:"thread,omitempty"`
+
+	// MentionChannels are the channels a crossposted message mentions,
+	// only those anyone in a public guild can see; nil when absent.
+	MentionChannels []ChannelMention `json:"mention_channels,omitzero"`
+	// Reactions are kept by the platform (read-only); nil when absent.
+	Reactions []Reaction `json:"reactions,omitzero"`
+	// Nonce is the sender's nonce, echoed in MESSAGE_CREATE; "" when
+	// absent.
+	Nonce Nonce `json:"nonce,omitzero"`
+	// MessageReference is where a reply, forward, crosspost, pin notice or
+	// thread notice points; nil when absent.
+	MessageReference *MessageReference `json:"message_reference,omitempty"`
+	// MessageSnapshots holds a forward's frozen copy of the message it
+	// forwards (one; no author); nil when absent.
+	MessageSnapshots []MessageSnapshot `json:"message_snapshots,omitzero"`
+	// ReferencedMessage is the message a reply (type 19), thread starter
+	// (21) or context-menu answer (23) points to: the zero Opt when absent
+	// (the platform did not look it up), Null when it was deleted.
+	ReferencedMessage Opt[*Message] `json:"referenced_message,omitzero"`
+	// InteractionMetadata is set on messages an interaction made; nil
+	// when absent.
+	InteractionMetadata *MessageInteractionMetadata `json:"interaction_metadata,omitempty"`
+	// StickerItems are the stickers sent; nil when absent.
+	StickerItems []StickerItem `json:"sticker_items,omitzero"`
+	// Position is a thread message's approximate, generally rising index;
+	// nil when absent.
+	Position *int `json:"position,omitempty"`
+}
+
+// ChannelMention is a channel a crossposted message mentions.
+type ChannelMention struct {
+	ID      Snowflake   `json:"id"`
+	GuildID Snowflake   `json:"guild_id"`
+	Type    ChannelType `json:"type"`
+	Name    string      `json:"name"`
+}
+
+// Reaction is the count of one emoji's reactions to a message.
+type Reaction struct {
+	Count        int                  `json:"count"`
+	CountDetails ReactionCountDetails `json:"count_details"`
+	Me           bool                 `json:"me"`       // the current user reacted
+	MeBurst      bool                 `json:"me_burst"` // the current user super-reacted
+	Emoji        Emoji                `json:"emoji"`    // partial: id (zero for a Unicode emoji), name, animated
+	BurstColors  []string             `json:"burst_colors,omitzero"`
+}
+
+// ReactionCountDetails splits a reaction's count.
+type ReactionCountDetails struct {
+	Burst  int `json:"burst"`
+	Normal int `json:"normal"`
+}
+
+// Nonce is a message's nonce: the platform takes an integer or a string
+// of up to 25 characters, and echoes it in MESSAGE_CREATE. It decodes
+// either (an integer as its decimal text) and encodes as a string.
+type Nonce string
+
+// UnmarshalJSON decodes a string or an integer.
+func (n *Nonce) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] != '"' {
+		if string(b) == "null" {
+			*n = ""
+			return nil
+		}
+		var num json.Number
+		if err := json.Unmarshal(b, &num); err != nil {
+			return err
+		}
+		*n = Nonce(num)
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*n = Nonce(s)
+	return nil
+}
+
+// MessageReferenceType is the kind of a [MessageReference].
+type MessageReferenceType int
+
+// Message reference types.
+const (
+	MessageReferenceDefault MessageReferenceType = 0 // a reply (or a crosspost, pin or thread notice)
+	MessageReferenceForward MessageReferenceType = 1 // a forward: the message carries a snapshot
+)
+
+// String returns "DEFAULT" or "FORWARD".
+func (t MessageReferenceType) String() string {
+	return enumString("MessageReferenceType", []string{"DEFAULT", "FORWARD"}, int(t))
+}
+
+// MessageReference points a message at another: a reply or a forward
+// when sending; on a received message also a crosspost, a pin notice or a
+// thread notice.
+type MessageReference struct {
+	// Type is absent (DEFAULT) for a reply, FORWARD for a forward.
+	Type      MessageReferenceType `json:"type,omitempty"`
+	MessageID Snowflake            `json:"message_id,omitempty"`
+	// ChannelID is optional for a reply, required for a forward, and
+	// always present on a received message.
+	ChannelID Snowflake `json:"channel_id,omitempty"`
+	GuildID   Snowflake `json:"guild_id,omitempty"`
+	// FailIfNotExists (sending only): when absent (the zero Opt: true) a
+	// reply to a missing message fails with 10008; Some(false) sends it
+	// as a plain message instead.
+	FailIfNotExists Opt[bool] `json:"fail_if_not_exists,omitzero"`
+}
+
+// MessageSnapshot is a forward's frozen copy of the forwarded message:
+// only its type, content, embeds, attachments, timestamps, flags,
+// mentions, stickers and components are set.
+type MessageSnapshot struct {
+	Message Message `json:"message"`
+}
+
+// MessageInteractionMetadata describes the interaction that made a
+// message.
+type MessageInteractionMetadata struct {
+	ID   Snowflake       `json:"id"`
+	Type InteractionType `json:"type"`
+	User User            `json:"user"`
+	// OriginalResponseMessageID is set on follow-ups; nil when absent.
+	OriginalResponseMessageID *Snowflake `json:"original_response_message_id,omitempty"`
+	// TargetUser is a user command's target; nil when absent.
+	TargetUser *User `json:"target_user,omitempty"`
+	// TargetMessageID is a message command's target; nil when absent.
+	TargetMessageID *Snowflake `json:"target_message_id,omitempty"`
+	// InteractedMessageID is the message whose component was used; nil
+	// when absent.
+	InteractedMessageID *Snowflake `json:"interacted_message_id,omitempty"`
+}
+
+// StickerItem is a sticker sent with a message.
+type StickerItem struct {
+	ID         Snowflake `json:"id"`
+	Name       string    `json:"name"`
+	FormatType int       `json:"format_type"` // 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF
 }
 
 // MessageType is the kind of a message. Webhook messages are
-// [MessageTypeDefault].
+// [MessageTypeDefault]; a bot's reply is [MessageTypeReply].
 type MessageType int
 
-// Message types used by webhook messages.
+// Message types bots commonly see (messages.md §1.3).
 const (
-	MessageTypeDefault MessageType = 0
-	MessageTypeReply   MessageType = 19
+	MessageTypeDefault              MessageType = 0
+	MessageTypeChannelPinnedMessage MessageType = 6  // notice that a message was pinned
+	MessageTypeUserJoin             MessageType = 7  // welcome notice in the system channel
+	MessageTypeGuildBoost           MessageType = 8  // 9-11: reaching a boost tier
+	MessageTypeChannelFollowAdd     MessageType = 12 // an announcement channel was followed into this one
+	MessageTypeThreadCreated        MessageType = 18 // content is the thread's name
+	MessageTypeReply                MessageType = 19
+	MessageTypeChatInputCommand     MessageType = 20 // answer to a slash command
+	MessageTypeThreadStarterMessage MessageType = 21 // cannot be deleted
+	MessageTypeContextMenuCommand   MessageType = 23
+	MessageTypeAutoModerationAction MessageType = 24 // deletable only with MANAGE_MESSAGES
+	MessageTypePollResult           MessageType = 46
 )
 
-// String returns "DEFAULT" or "REPLY".
+var messageTypeNames = map[MessageType]string{
+	MessageTypeDefault: "DEFAULT", MessageTypeChannelPinnedMessage: "CHANNEL_PINNED_MESSAGE",
+	MessageTypeUserJoin: "USER_JOIN", MessageTypeGuildBoost: "GUILD_BOOST", 9: "GUILD_BOOST_TIER_1",
+	10: "GUILD_BOOST_TIER_2", 11: "GUILD_BOOST_TIER_3", MessageTypeChannelFollowAdd: "CHANNEL_FOLLOW_ADD",
+	MessageTypeThreadCreated: "THREAD_CREATED", MessageTypeReply: "REPLY",
+	MessageTypeChatInputCommand: "CHAT_INPUT_COMMAND", MessageTypeThreadStarterMessage: "THREAD_STARTER_MESSAGE",
+	MessageTypeContextMenuCommand: "CONTEXT_MENU_COMMAND", MessageTypeAutoModerationAction: "AUTO_MODERATION_ACTION",
+	MessageTypePollResult: "POLL_RESULT",
+}
+
+// String returns the type's name ("DEFAULT", "REPLY", ...), or
+// "MessageType(n)" for one not listed.
 func (t MessageType) String() string {
-	switch t {
-	case MessageTypeDefault:
-		return "DEFAULT"
-	case MessageTypeReply:
-		return "REPLY"
+	if n, ok := messageTypeNames[t]; ok {
+		return n
 	}
 	return enumString("MessageType", nil, int(t))
 }
@@ -136,198 +292,6 @@ type PartialAttachment struct {
 	Filename    string    `json:"filename,omitempty"`
 	Description string    `json:"description,omitempty"`
 }
-
-// Embed is rich content of a message, the reference platform's embed. In a
-// request every field may be set except Type (always rich), Provider, Video,
-// and the proxy URLs and sizes of images; the client refuses those.
-type Embed struct {
-	Title       string    `json:"title,omitempty"`       // up to 256 characters
-	Type        EmbedType `json:"type,omitempty"`        // "rich" for embeds a webhook sends
-	Description string    `json:"description,omitempty"` // up to 4096 characters
-	URL         string    `json:"url,omitempty"`
-	Timestamp   time.Time `json:"timestamp,omitzero"`
-	// Color is the colour of the embed's left border, 0xRRGGBB; omitted means
-	// the default. Zero Opt when absent, Null when null.
-	Color     Opt[int]       `json:"color,omitzero"`
-	Footer    *EmbedFooter   `json:"footer,omitempty"`    // nil when absent
-	Image     *EmbedMedia    `json:"image,omitempty"`     // nil when absent
-	Thumbnail *EmbedMedia    `json:"thumbnail,omitempty"` // nil when absent
-	Video     *EmbedMedia    `json:"video,omitempty"`     // response only; nil when absent
-	Provider  *EmbedProvider `json:"provider,omitempty"`  // response only; nil when absent
-	Author    *EmbedAuthor   `json:"author,omitempty"`    // nil when absent
-	Fields    []EmbedField   `json:"fields,omitzero"`     // up to 25
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// EmbedType is the kind of an embed: "rich" for embeds sent by webhooks and
-// bots, others for link previews.
-type EmbedType string
-
-// Embed types.
-const (
-	EmbedTypeRich    EmbedType = "rich"
-	EmbedTypeImage   EmbedType = "image"
-	EmbedTypeVideo   EmbedType = "video"
-	EmbedTypeGIFV    EmbedType = "gifv"
-	EmbedTypeArticle EmbedType = "article"
-	EmbedTypeLink    EmbedType = "link"
-)
-
-// EmbedFooter is an embed's footer.
-type EmbedFooter struct {
-	Text         string `json:"text"` // up to 2048 characters
-	IconURL      string `json:"icon_url,omitempty"`
-	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// EmbedMedia is an embed's image, thumbnail or video. Only URL may be set in a
-// request.
-type EmbedMedia struct {
-	URL      string `json:"url"`
-	ProxyURL string `json:"proxy_url,omitempty"`
-	Height   int    `json:"height,omitempty"`
-	Width    int    `json:"width,omitempty"`
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// EmbedProvider is the site a link preview comes from (response only).
-type EmbedProvider struct {
-	Name string `json:"name,omitempty"`
-	URL  string `json:"url,omitempty"`
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// EmbedAuthor is an embed's author line.
-type EmbedAuthor struct {
-	Name         string `json:"name"` // up to 256 characters
-	URL          string `json:"url,omitempty"`
-	IconURL      string `json:"icon_url,omitempty"`
-	ProxyIconURL string `json:"proxy_icon_url,omitempty"` // response only
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// EmbedField is one name/value field of an embed.
-type EmbedField struct {
-	Name   string `json:"name"`  // up to 256 characters
-	Value  string `json:"value"` // up to 1024 characters
-	Inline bool   `json:"inline,omitempty"`
-
-	kept jsonscan.Kept // members decoding would drop; see [Embed.UnmarshalJSON]
-}
-
-// UnmarshalJSON decodes an embed. Like every embed object (footer, media,
-// provider, author, field), it keeps the members its Go fields would drop,
-// members this package does not model and explicit zero values its
-// omitempty fields leave out, and MarshalJSON writes them back after its
-// own fields: an embed read from a message and sent again carries
-// everything it came with. A field given a value after decoding wins over a
-// kept member of the same name.
-func (e *Embed) UnmarshalJSON(b []byte) error {
-	type plain Embed
-	return jsonscan.Decode(b, (*plain)(e), &e.kept, embedFields)
-}
-
-// MarshalJSON encodes e with the members its decoding kept.
-func (e Embed) MarshalJSON() ([]byte, error) {
-	type plain Embed
-	return jsonscan.MarshalKept(plain(e), e.kept)
-}
-
-// UnmarshalJSON decodes v, keeping what its fields would drop (see
-// [Embed.UnmarshalJSON]).
-func (v *EmbedFooter) UnmarshalJSON(b []byte) error {
-	type plain EmbedFooter
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedFooterFields)
-}
-
-// MarshalJSON encodes v with the members its decoding kept.
-func (v EmbedFooter) MarshalJSON() ([]byte, error) {
-	type plain EmbedFooter
-	return jsonscan.MarshalKept(plain(v), v.kept)
-}
-
-// UnmarshalJSON decodes v, keeping what its fields would drop (see
-// [Embed.UnmarshalJSON]).
-func (v *EmbedMedia) UnmarshalJSON(b []byte) error {
-	type plain EmbedMedia
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedMediaFields)
-}
-
-// MarshalJSON encodes v with the members its decoding kept.
-func (v EmbedMedia) MarshalJSON() ([]byte, error) {
-	type plain EmbedMedia
-	return jsonscan.MarshalKept(plain(v), v.kept)
-}
-
-// UnmarshalJSON decodes v, keeping what its fields would drop (see
-// [Embed.UnmarshalJSON]).
-func (v *EmbedProvider) UnmarshalJSON(b []byte) error {
-	type plain EmbedProvider
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedProviderFields)
-}
-
-// MarshalJSON encodes v with the members its decoding kept.
-func (v EmbedProvider) MarshalJSON() ([]byte, error) {
-	type plain EmbedProvider
-	return jsonscan.MarshalKept(plain(v), v.kept)
-}
-
-// UnmarshalJSON decodes v, keeping what its fields would drop (see
-// [Embed.UnmarshalJSON]).
-func (v *EmbedAuthor) UnmarshalJSON(b []byte) error {
-	type plain EmbedAuthor
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedAuthorFields)
-}
-
-// MarshalJSON encodes v with the members its decoding kept.
-func (v EmbedAuthor) MarshalJSON() ([]byte, error) {
-	type plain EmbedAuthor
-	return jsonscan.MarshalKept(plain(v), v.kept)
-}
-
-// UnmarshalJSON decodes v, keeping what its fields would drop (see
-// [Embed.UnmarshalJSON]).
-func (v *EmbedField) UnmarshalJSON(b []byte) error {
-	type plain EmbedField
-	return jsonscan.Decode(b, (*plain)(v), &v.kept, embedFieldFields)
-}
-
-// MarshalJSON encodes v with the members its decoding kept.
-func (v EmbedField) MarshalJSON() ([]byte, error) {
-	type plain EmbedField
-	return jsonscan.MarshalKept(plain(v), v.kept)
-}
-
-// Answers decode the embed objects without calling their UnmarshalJSON,
-// which the decoder reproduces, kept members included.
-func init() {
-	for t, fs := range map[reflect.Type]*jsonscan.FieldSet{
-		reflect.TypeFor[Embed]():         embedFields,
-		reflect.TypeFor[EmbedFooter]():   embedFooterFields,
-		reflect.TypeFor[EmbedMedia]():    embedMediaFields,
-		reflect.TypeFor[EmbedProvider](): embedProviderFields,
-		reflect.TypeFor[EmbedAuthor]():   embedAuthorFields,
-		reflect.TypeFor[EmbedField]():    embedFieldFields,
-	} {
-		jsondec.DecodeKeeping(t, fs)
-	}
-}
-
-// The members each embed object models, for [jsonscan.Kept.Collect].
-var (
-	embedFields         = jsonscan.FieldsOf[Embed]()
-	embedFooterFields   = jsonscan.FieldsOf[EmbedFooter]()
-	embedMediaFields    = jsonscan.FieldsOf[EmbedMedia]()
-	embedProviderFields = jsonscan.FieldsOf[EmbedProvider]()
-	embedAuthorFields   = jsonscan.FieldsOf[EmbedAuthor]()
-	embedFieldFields    = jsonscan.FieldsOf[EmbedField]()
-)
 
 // AllowedMentions controls which mentions in a message notify (ping). When a
 // request carries none, every mention in the content notifies.
@@ -456,80 +420,6 @@ const (
 	MaxAttachmentAltText   = 1024
 	maxWebhookMessageFiles = 10
 )
-
-// validateMessageEmbeds checks embeds against the interface's rules (type rich;
-// provider, video and the proxy URLs and sizes of images are not settable)
-// and the reference platform's text limits.
-func validateMessageEmbeds(v *ValidationError, path string, embeds []Embed) {
-	if len(embeds) > MaxMessageEmbeds {
-		v.Add(path, wire.CodeLength, "at most %d embeds, got %d", MaxMessageEmbeds, len(embeds))
-	}
-	total := 0
-	for i, e := range embeds {
-		p := path + "[" + strconv.Itoa(i) + "]"
-		if e.Type != "" && e.Type != EmbedTypeRich {
-			v.Add(p+".type", wire.CodeNotAllowed, "a sent embed is always rich, got %q", e.Type)
-		}
-		if e.Provider != nil {
-			v.Add(p+".provider", wire.CodeNotAllowed, "provider cannot be set")
-		}
-		if e.Video != nil {
-			v.Add(p+".video", wire.CodeNotAllowed, "video cannot be set")
-		}
-		for name, m := range map[string]*EmbedMedia{"image": e.Image, "thumbnail": e.Thumbnail} {
-			if m == nil {
-				continue
-			}
-			if m.URL == "" {
-				v.Add(p+"."+name+".url", wire.CodeRequired, "url is required")
-			}
-			if m.ProxyURL != "" || m.Height != 0 || m.Width != 0 {
-				v.Add(p+"."+name, wire.CodeNotAllowed, "proxy_url, height and width cannot be set")
-			}
-		}
-		if c, ok := e.Color.Get(); ok && (c < 0 || c > 0xFFFFFF) {
-			v.Add(p+".color", wire.CodeRange, "0x000000-0xFFFFFF, got %#x", c)
-		}
-		notNull(v, p+".color", e.Color)
-		total += messageMaxLen(v, p+".title", e.Title, MaxEmbedTitle)
-		total += messageMaxLen(v, p+".description", e.Description, MaxEmbedDescription)
-		if e.Footer != nil {
-			total += messageMaxLen(v, p+".footer.text", e.Footer.Text, MaxEmbedFooterText)
-			if e.Footer.Text == "" {
-				v.Add(p+".footer.text", wire.CodeRequired, "footer text is required")
-			}
-			if e.Footer.ProxyIconURL != "" {
-				v.Add(p+".footer.proxy_icon_url", wire.CodeNotAllowed, "proxy_icon_url cannot be set")
-			}
-		}
-		if e.Author != nil {
-			total += messageMaxLen(v, p+".author.name", e.Author.Name, MaxEmbedAuthorName)
-			if e.Author.Name == "" {
-				v.Add(p+".author.name", wire.CodeRequired, "author name is required")
-			}
-			if e.Author.ProxyIconURL != "" {
-				v.Add(p+".author.proxy_icon_url", wire.CodeNotAllowed, "proxy_icon_url cannot be set")
-			}
-		}
-		if len(e.Fields) > MaxEmbedFields {
-			v.Add(p+".fields", wire.CodeLength, "at most %d fields, got %d", MaxEmbedFields, len(e.Fields))
-		}
-		for j, f := range e.Fields {
-			fp := p + ".fields[" + strconv.Itoa(j) + "]"
-			if f.Name == "" {
-				v.Add(fp+".name", wire.CodeRequired, "field name is required")
-			}
-			if f.Value == "" {
-				v.Add(fp+".value", wire.CodeRequired, "field value is required")
-			}
-			total += messageMaxLen(v, fp+".name", f.Name, MaxEmbedFieldName)
-			total += messageMaxLen(v, fp+".value", f.Value, MaxEmbedFieldValue)
-		}
-	}
-	if total > MaxEmbedTotal {
-		v.Add(path, wire.CodeLength, "at most %d characters across all embeds, got %d", MaxEmbedTotal, total)
-	}
-}
 
 // validateMessagePoll checks a poll request against the reference platform's
 // bounds.
