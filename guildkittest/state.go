@@ -181,7 +181,9 @@ func (s *Server) AddRole(guildID guildkit.Snowflake, r guildkit.Role) guildkit.R
 }
 
 // AddChannel adds a channel to a guild and returns it. A zero ID gets a
-// fresh one.
+// fresh one. Fields left zero get the defaults Create Guild Channel gives
+// (a voice or stage channel: bitrate 64000, user_limit 0, video quality
+// auto).
 func (s *Server) AddChannel(guildID guildkit.Snowflake, ch guildkit.Channel) guildkit.Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -192,6 +194,18 @@ func (s *Server) AddChannel(guildID guildkit.Snowflake, ch guildkit.Channel) gui
 	ch.GuildID = guildID
 	if ch.PermissionOverwrites == nil {
 		ch.PermissionOverwrites = []guildkit.PermissionOverwrite{}
+	}
+	if ch.Type == guildkit.ChannelTypeGuildVoice || ch.Type == guildkit.ChannelTypeGuildStageVoice {
+		// What Create Guild Channel gives a voice channel that names none.
+		if ch.Bitrate == nil {
+			ch.Bitrate = ptr(64000)
+		}
+		if ch.UserLimit == nil {
+			ch.UserLimit = ptr(0)
+		}
+		if ch.VideoQualityMode == 0 {
+			ch.VideoQualityMode = guildkit.VideoQualityAuto
+		}
 	}
 	cp := ch
 	gs.channels[ch.ID] = &cp
