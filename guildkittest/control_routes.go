@@ -41,6 +41,8 @@ var ControlRoutes = []ControlRoute{
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command, autocomplete); answers what the user saw`},
 	{"GET", ControlPrefix + "api/commands", "?guild_id=: the application's commands there (the guild's and the global ones); with &user_id=&channel_id=, why that member could not use each (\"unusable\")"},
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
+	{"POST", ControlPrefix + "api/messages", `{"user_id": "...", "channel_id": "...", "content": "!ping"}: a member posts (also "embeds", "reply_to", "mention_replied", "nonce"), checked against the member's permissions; answers the message, or the platform's status and code`},
+	{"GET", ControlPrefix + "api/dms", "the bot's DM channels, each with its recipient"},
 	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
 	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
 	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},
@@ -52,6 +54,7 @@ func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.Respo
 	s.controlInteractionRoutes(api)
 	s.controlCommandRoutes(api)
 	s.controlGatewayRoutes(api)
+	s.controlMessageRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

@@ -491,3 +491,35 @@ func TestGetChannel(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, 10003, code(out))
 }
+
+func TestControlPost(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	post := func(body string) (int, map[string]any) {
+		t.Helper()
+		resp, err := http.Post(w.srv.URL+guildkittest.ControlPrefix+"api/messages", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	status, out := post(`{"user_id":"` + w.alice.User.ID.String() + `","channel_id":"` + w.general.ID.String() + `","content":"!ping"}`)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	assert.Equal(t, "!ping", out["content"])
+	assert.Equal(t, w.alice.User.ID.String(), out["author"].(map[string]any)["id"])
+	status, out = post(`{"user_id":"` + w.muted.User.ID.String() + `","channel_id":"` + w.general.ID.String() + `","content":"x"}`)
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Equal(t, float64(50013), out["code"])
+	status, _ = post(`{"content":"x"}`)
+	assert.Equal(t, http.StatusBadRequest, status)
+
+	w.srv.DMChannel(w.alice.User.ID)
+	resp, err := http.Get(w.srv.URL + guildkittest.ControlPrefix + "api/dms")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var dms []map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&dms))
+	require.Len(t, dms, 1)
+	assert.Equal(t, w.alice.User.ID.String(), dms[0]["recipients"].([]any)[0].(map[string]any)["id"])
+}
