@@ -154,9 +154,17 @@
 // whose GUILD_MEMBERS_CHUNK answers it collects) wait for READY and go
 // through the connection's limiter: 120 payloads per 60 s, sliding, of
 // which 5 are kept for heartbeats, IDENTIFY and RESUME, so a busy
-// application never starves them. A payload over 4096 bytes is refused
-// with a [*PayloadTooLargeError] before it is sent (the platform would
-// close with 4002).
+// application never starves them. The platform counts the 60 s between
+// the payloads' arrivals, so each payload keeps its place for 61.2 s from
+// when it was written (a 2% margin for the transit, as the identify
+// limiter keeps one): a burst sent a window after a slow one is not counted
+// with it. A payload waiting belongs to the session, not to the
+// connection: it goes out on the connection that resumes the session
+// (a write that fails drops the connection and keeps the payload first in
+// line), or, when the session is lost, fails with an error wrapping
+// [ErrSessionLost]; the caller's context bounds the wait. A payload over
+// 4096 bytes is refused with a [*PayloadTooLargeError] before it is sent
+// (the platform would close with 4002).
 //
 // IDENTIFYs wait on a [ratelimit.IdentifyLimiter]: one per
 // shard_id % max_concurrency per 5 s, in order, and the daily session-start
@@ -196,8 +204,9 @@
 // N shards starts (ceil(N / max_concurrency) − 1) × 5.5 s after the first
 // (64 at max_concurrency 16: 16.5 s) and no IDENTIFY is refused; hands every
 // shard's events to one set of functions (gateway.On(manager, ...)), each
-// shard's in order; reports each shard's status ([Manager.States],
-// [WithStatusObserver]); and returns every shard's session on
+// shard's in order; reports each shard's status ([Manager.States], and
+// every change to [WithStatusObserver], the waits for the identify limiter
+// and for READY included); and returns every shard's session on
 // [Manager.Close] for [WithSessions] to resume on the next start, so a
 // redeploy costs no IDENTIFY. [Manager.Sessions] is a checkpoint to save
 // now and then, for a process that dies without Close.

@@ -49,3 +49,9 @@ func (e *PayloadTooLargeError) Error() string {
 // ErrClosed is returned by the methods of a shard that was closed, or that
 // stopped.
 var ErrClosed = errors.New("gateway: the shard is closed")
+
+// ErrSessionLost is returned (wrapped, with the reason) by a send waiting
+// for the connection when the session could not be resumed: the shard
+// identifies anew, and a payload of the old session ([Shard.UpdatePresence],
+// [Shard.RequestGuildMembers] and its chunks) is not sent on the new one.
+var ErrSessionLost = errors.New("gateway: the session was lost")

@@ -86,8 +86,9 @@ func WithSessions(sessions []Session) ManagerOption {
 }
 
 // WithStatusObserver sets a function told each change of a shard's
-// status, in order per shard. It runs on the shard's goroutines: keep it
-// short.
+// status (connecting, waiting for the backoff or the identify limiter,
+// identifying, resuming, ready, failed with its error, closed), in order
+// per shard. It runs on the shard's owner goroutine: keep it short.
 func WithStatusObserver(f func(ShardState)) ManagerOption {
 	return func(c *managerConfig) error { c.onStatus = f; return nil }
 }
@@ -357,7 +358,8 @@ func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shard
 		OnAny(own, func(ctx context.Context, ev Event) { m.deliver(ctx, set, id, ev) })
 		opts := append([]Option(nil), m.cfg.shardOpts...)
 		opts = append(opts, WithShard(id, count), WithMux(own), WithIntents(intents),
-			WithIdentifyLimiter(identifyMark{m.limiter, m, set}), WithMaxConcurrency(m.maxConc), m.observer(set, id))
+			WithIdentifyLimiter(identifyMark{m.limiter, m, set}), WithMaxConcurrency(m.maxConc), m.observer(set),
+			withStatusHook(func(st Status, err error) { m.report(set, id, st, err) }))
 		if s, ok := sessions[id]; ok && s.Shard[1] == count {
 			opts = append(opts, WithSession(&s))
 		}
@@ -370,37 +372,31 @@ func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shard
 	return set, nil
 }
 
-// observer wraps the shards' observer: each signal also reports the
-// shard's status when it changed.
-func (m *Manager) observer(set *shardSet, id int) Option {
+// observer wraps the shards' observer: a fatal 4011 starts a reshard.
+func (m *Manager) observer(set *shardSet) Option {
 	user := m.base.observer
 	return WithObserver(guildkit.Observer{Gateway: func(ctx context.Context, e guildkit.GatewayEvent) {
 		if user != nil && user.Gateway != nil {
 			user.Gateway(ctx, e)
 		}
-		m.report(set, id)
 		if e.Signal == guildkit.GatewayFatal && e.Code == int(CloseShardingRequired) {
 			m.shardingRequired(set)
 		}
 	}})
 }
 
-// report tells the status observer of a change of shard id's status.
-func (m *Manager) report(set *shardSet, id int) {
+// report tells the status observer of a change of shard id's status: the
+// shard's status hook, on the shard's owner goroutine, in order.
+func (m *Manager) report(set *shardSet, id int, st Status, err error) {
 	if m.cfg.onStatus == nil {
 		return
 	}
-	sh := set.shards[id]
-	if sh == nil {
-		return
-	}
-	st := sh.Status()
 	m.mu.Lock()
 	changed := set.states[id] != st
 	set.states[id] = st
 	m.mu.Unlock()
 	if changed {
-		m.cfg.onStatus(ShardState{Shard: [2]int{id, set.count}, Status: st, Err: sh.Err()})
+		m.cfg.onStatus(ShardState{Shard: [2]int{id, set.count}, Status: st, Err: err})
 	}
 }
 
@@ -491,12 +487,9 @@ func (m *Manager) openSet(ctx context.Context, set *shardSet) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				sh := set.shards[id]
-				m.report(set, id)
-				if err := sh.Open(ctx); err != nil {
+				if err := set.shards[id].Open(ctx); err != nil {
 					bucketErrs[i] = fmt.Errorf("shard %d/%d: %w", id, set.count, err)
 				}
-				m.report(set, id)
 			}()
 		}
 		wg.Wait()

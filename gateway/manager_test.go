@@ -488,3 +488,30 @@ func TestManagerReportsFailedShards(t *testing.T) {
 	defer mu.Unlock()
 	assert.Len(t, failed, 2)
 }
+
+// TestManagerStatusObserverHearsEveryStatus: the status observer is told
+// every change, the wait for the identify limiter and IDENTIFY's wait for
+// READY included, in order per shard; and it ends with the close.
+func TestManagerStatusObserverHearsEveryStatus(t *testing.T) {
+	e := newShardedEnv(t, 2, 1, 1) // max_concurrency 1: shard 1 waits for shard 0's window
+	var mu sync.Mutex
+	seen := map[int][]gateway.Status{}
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithStatusObserver(func(s gateway.ShardState) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen[s.Shard[0]] = append(seen[s.Shard[0]], s.Status)
+		}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, m.Open(ctx))
+	_, err = m.Close(ctx)
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	want := []gateway.Status{gateway.StatusConnecting, gateway.StatusWaiting, gateway.StatusIdentifying,
+		gateway.StatusReady, gateway.StatusClosed}
+	for id := range 2 {
+		assert.Equal(t, want, seen[id], "shard %d", id)
+	}
+}

@@ -65,6 +65,13 @@ type config struct {
 	helloTimeout   time.Duration
 	largeThreshold int
 	presence       *PresenceUpdateParams
+	statusHook     func(Status, error) // a manager's: told each change of status, with the error of StatusFailed
+}
+
+// withStatusHook sets the function a shard tells each change of its
+// status.
+func withStatusHook(f func(Status, error)) Option {
+	return func(c *config) error { c.statusHook = f; return nil }
 }
 
 // WithURL sets the gateway's URL (GET /gateway's url, ws:// or wss://;

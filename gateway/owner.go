@@ -44,8 +44,9 @@ type owner struct {
 
 	pending *queued // an event the full queue did not take yet: reading waits
 
-	window []time.Time // when the current connection's payloads went (60 s)
-	sends  []*sendReq  // application payloads waiting for READY or the limiter
+	window      []time.Time // when the current connection's payloads went (60 s and the margin)
+	sends       []*sendReq  // application payloads waiting for READY or the limiter
+	writeFailed bool        // a write failed on the current connection: no more application payloads on it
 
 	chunks map[string]*chunkCollector // Request Guild Members answers, by nonce
 
@@ -151,7 +152,7 @@ func (o *owner) run() {
 			o.acquired(r)
 		case code := <-s.closec:
 			o.close(CloseCode(code))
-			s.status.Store(int32(StatusClosed))
+			s.setStatus(StatusClosed, nil)
 			return
 		}
 	}
@@ -173,15 +174,10 @@ func (o *owner) cleanup() {
 	if o.c != nil {
 		o.drop(o.c, closeResumable, "shard stopped")
 	}
-	for _, r := range o.sends {
-		r.res <- ErrClosed
-	}
-	for _, col := range o.chunks {
-		col.finish(ErrClosed)
-	}
+	o.failSends(ErrClosed)
 	if o.fatal != nil {
 		s.err = o.fatal
-		s.status.Store(int32(StatusFailed))
+		s.setStatus(StatusFailed, o.fatal)
 	}
 	s.final = o.sess
 	close(s.queue)
@@ -201,7 +197,7 @@ func (o *owner) connect() {
 // spends no session start. The connection keeps heartbeating meanwhile.
 func (o *owner) acquire(c *conn) {
 	s := o.s
-	s.status.Store(int32(StatusWaiting))
+	s.setStatus(StatusWaiting, nil)
 	ctx, cancel := context.WithCancel(s.waitCtx)
 	o.stopAcquire = cancel
 	s.helpers.Add(1)
@@ -257,7 +253,7 @@ func (o *owner) identify(done func()) {
 		o.fail(0, err)
 		return
 	}
-	s.status.Store(int32(StatusIdentifying))
+	s.setStatus(StatusIdentifying, nil)
 	_ = o.write(b)
 }
 
@@ -265,7 +261,7 @@ func (o *owner) identify(done func()) {
 // resume, else to the gateway's URL.
 func (o *owner) dial(resume bool) {
 	s := o.s
-	s.status.Store(int32(StatusConnecting))
+	s.setStatus(StatusConnecting, nil)
 	u, gatewayURL := o.gatewayURL, o.gatewayURL
 	if resume && o.sess.ResumeURL != "" {
 		u = o.sess.ResumeURL
@@ -319,7 +315,7 @@ func (o *owner) dialed(r dialResult) {
 	o.c = newConn(s, r.ws, o.gen)
 	o.resuming, o.ready, o.hello, o.replayed = r.resume, false, false, 0
 	o.awaitingAck, o.heardSinceBeat = false, false
-	o.window = o.window[:0]
+	o.window, o.writeFailed = o.window[:0], false
 	o.stopHello = o.post(s.cfg.helloTimeout, timerMsg{timerHello, o.gen})
 }
 
@@ -328,7 +324,7 @@ func (o *owner) backoff() {
 	s := o.s
 	o.attempt++
 	wait := backoff(o.attempt, s.cfg.backoffMin, s.cfg.backoffMax, s.cfg.random)
-	s.status.Store(int32(StatusWaiting))
+	s.setStatus(StatusWaiting, nil)
 	o.stopBackoff = o.post(wait, timerMsg{kind: timerConnect})
 	o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayBackoff, Attempt: o.attempt, Wait: wait})
 }
@@ -375,13 +371,18 @@ func (o *owner) beat() {
 }
 
 // write sends one payload on the current connection and counts it against
-// the connection's 120 per 60 s.
+// the connection's 120 per 60 s, from when the write returned (a write
+// that waited on a busy connection counts from when it went).
 func (o *owner) write(b []byte) error {
 	if o.c == nil {
 		return ErrClosed
 	}
+	err := o.c.write(b)
 	o.window = append(o.window, o.s.cfg.clock.Now())
-	return o.c.write(b)
+	if err != nil && !o.writeFailed {
+		o.writeBroke(err)
+	}
+	return err
 }
 
 // inbound handles one thing the reader sent.
@@ -451,7 +452,7 @@ func (o *owner) onHello(interval time.Duration) {
 			o.fail(0, err)
 			return
 		}
-		s.status.Store(int32(StatusResuming))
+		s.setStatus(StatusResuming, nil)
 		_ = o.write(b)
 		return
 	}
@@ -499,7 +500,7 @@ func (o *owner) becameReady() {
 	s := o.s
 	o.ready = true
 	o.attempt = 0
-	s.status.Store(int32(StatusReady))
+	s.setStatus(StatusReady, nil)
 	s.readyOnce.Do(func() { close(s.readyc) })
 	o.flushSends()
 }
@@ -568,6 +569,7 @@ func (o *owner) lost(c cause, err error) {
 		if o.sess.ID != "" {
 			lostSess := o.sess
 			o.sess = Session{Shard: s.cfg.shard}
+			o.failSends(fmt.Errorf("%w (%s): the payloads waiting for it were not sent", ErrSessionLost, d.name))
 			o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewaySessionLost, SessionID: lostSess.ID, LastSequence: lostSess.Sequence, Err: errors.New(d.name)})
 			o.offer(queued{ev: &SessionLost{SessionID: lostSess.ID, Sequence: lostSess.Sequence, Reason: d.name, Time: s.cfg.clock.Now()}})
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -18,8 +19,18 @@ import (
 // 60 s, sliding, heartbeats included; over it the platform closes with
 // 4008. Application payloads get sendBudget of them, so that heartbeats,
 // IDENTIFY and RESUME always have room.
+//
+// The platform counts its 60 s between the payloads it receives, the shard
+// between the moments it wrote them: a burst that was slow to arrive (a
+// busy connection, a busy server) would let the next burst, sent 60 s
+// after it, arrive less than 60 s after it and be counted in its window.
+// So a payload keeps its place for sendWindow plus sendMargin (the share
+// of its window the REST global limit keeps, ratelimit.DefaultMargin's
+// 2%), as the identify limiter keeps ratelimit.DefaultIdentifyMargin.
+// Heartbeats are counted in the same window, so the reserve holds over it.
 const (
 	sendWindow  = 60 * time.Second
+	sendMargin  = sendWindow / 50 // 1.2 s
 	sendLimit   = 120
 	sendReserve = 5
 	sendBudget  = sendLimit - sendReserve
@@ -34,7 +45,9 @@ type sendReq struct {
 }
 
 // send hands b to the owner and waits until it is written (after READY or
-// RESUMED, within the limit), ctx ends, or the shard stops.
+// RESUMED, within the limit), ctx ends, or the shard stops. A payload
+// waiting belongs to the session, not to the connection: it goes out after
+// a resume, and fails with [ErrSessionLost] when the session is lost.
 func (s *Shard) send(ctx context.Context, b []byte, col *chunkCollector) error {
 	if !s.started.Load() {
 		return errors.New("gateway: the shard is not open")
@@ -63,14 +76,14 @@ func (o *owner) flushSends() {
 	}
 	now := o.s.cfg.clock.Now()
 	i := 0
-	for i < len(o.window) && now.Sub(o.window[i]) >= sendWindow {
+	for i < len(o.window) && now.Sub(o.window[i]) >= sendWindow+sendMargin {
 		i++
 	}
 	o.window = append(o.window[:0], o.window[i:]...)
-	for len(o.sends) > 0 && len(o.window) < sendBudget {
+	for len(o.sends) > 0 && len(o.window) < sendBudget && !o.writeFailed {
 		r := o.sends[0]
-		o.sends = o.sends[1:]
 		if r.ctx.Err() != nil {
+			o.sends = o.sends[1:]
 			r.res <- r.ctx.Err()
 			continue
 		}
@@ -85,14 +98,48 @@ func (o *owner) flushSends() {
 			}
 			o.chunks[r.col.nonce] = r.col
 		}
-		err := o.write(r.b)
-		if err != nil && r.col != nil {
-			delete(o.chunks, r.col.nonce)
+		if err := o.write(r.b); err != nil {
+			// The connection failed under it: the payload stays first in
+			// line for the next connection of the session.
+			if r.col != nil {
+				delete(o.chunks, r.col.nonce)
+			}
+			return
 		}
+		o.sends = o.sends[1:]
+		r.res <- nil
+	}
+	if len(o.sends) > 0 && o.stopSendTimer == nil && !o.writeFailed {
+		o.stopSendTimer = o.post(o.window[0].Add(sendWindow+sendMargin).Sub(now), timerMsg{kind: timerSend})
+	}
+}
+
+// writeBroke stops the writes of application payloads on a connection a
+// write failed on, and drops it without a close frame: its reader then reports how it
+// ended (the server's close frame, when one came first), and the table
+// decides as for any other end.
+func (o *owner) writeBroke(err error) {
+	s := o.s
+	o.writeFailed = true
+	s.logger.Warn("gateway: a write failed; the payloads waiting go out on the next connection", slog.String("error", redactURL(err.Error())))
+	ws := o.c.ws
+	s.helpers.Add(1)
+	go func() {
+		defer s.helpers.Done()
+		_ = ws.CloseNow()
+	}()
+}
+
+// failSends fails the payloads waiting, and the member requests waiting
+// for chunks, with err: the session they belong to is gone.
+func (o *owner) failSends(err error) {
+	for _, r := range o.sends {
 		r.res <- err
 	}
-	if len(o.sends) > 0 && o.stopSendTimer == nil {
-		o.stopSendTimer = o.post(o.window[0].Add(sendWindow).Sub(now), timerMsg{kind: timerSend})
+	o.sends = nil
+	for n, col := range o.chunks {
+		col.finish(err)
+		delete(o.chunks, n)
 	}
 }
 

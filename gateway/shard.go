@@ -150,6 +150,19 @@ func (s *Shard) ID() [2]int { return s.cfg.shard }
 // Status returns where the shard stands now.
 func (s *Shard) Status() Status { return Status(s.status.Load()) }
 
+// setStatus records a change of status and tells the status hook (a
+// manager's [WithStatusObserver]). The owner goroutine makes every change
+// but the one of a shard closed before it was opened, so the hook hears
+// them in order.
+func (s *Shard) setStatus(st Status, err error) {
+	if Status(s.status.Swap(int32(st))) == st {
+		return
+	}
+	if h := s.cfg.statusHook; h != nil {
+		h(st, err)
+	}
+}
+
 // Intents returns the intents IDENTIFY asks for: the ones set with
 // [WithIntents], else the ones the registered handlers need.
 func (s *Shard) Intents() Intents {
@@ -245,7 +258,7 @@ func (s *Shard) shutdown(ctx context.Context, code CloseCode) (*Session, error) 
 	s.closing.Do(func() { first = true })
 	if !s.started.Load() {
 		if first {
-			s.status.Store(int32(StatusClosed))
+			s.setStatus(StatusClosed, nil)
 		}
 		if sess := s.cfg.session; sess != nil && code != closeNormal {
 			cp := *sess

@@ -438,9 +438,15 @@ func (r *rig) open() <-chan error {
 // start opens the shard and takes it to READY on its first connection.
 func (r *rig) start() *fakeConn {
 	r.t.Helper()
+	return r.startHello(40 * time.Second)
+}
+
+// startHello is start with HELLO's heartbeat interval.
+func (r *rig) startHello(interval time.Duration) *fakeConn {
+	r.t.Helper()
 	errc := r.open()
 	c := r.gw.next()
-	c.hello(40 * time.Second)
+	c.hello(interval)
 	id := c.expect(OpIdentify)
 	require.Equal(r.t, testToken, id["d"].(map[string]any)["token"])
 	c.ready("sess-1", r.gw.url()+"/resume")

@@ -367,7 +367,7 @@ func TestSendLimiterUnderFlood(t *testing.T) {
 	c.send(OpDispatch, map[string]any{}, 2, "X_EVENT")
 	r.rec.waitFor(t, "the event after the ACK", func(ev []Event, _ []guildkit.GatewayEvent) bool { return len(ev) == 2 })
 	r.clock.waitTimer(t, 40*time.Second)
-	r.clock.Advance(40 * time.Second) // the window has slid past IDENTIFY and the first sends
+	r.clock.Advance(40*time.Second + sendMargin) // the window and its margin have slid past IDENTIFY and the first sends
 	for range n - (sendBudget - 1) {
 		m := c.next()
 		if m["op"] == float64(OpHeartbeat) {
