@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,6 +30,10 @@ type AttachOptions struct {
 	// OnRebuild is called, on the shard's dispatch goroutine, when a new
 	// session's guilds are all filled in. Nil for none.
 	OnRebuild func(Rebuild)
+	// OnMembers is called, on the shard's dispatch goroutine, when the
+	// whole member list the cache asked for has been applied: the guild's
+	// members are all held. Nil for none.
+	OnMembers func(guildID Snowflake)
 	// OnError is called when an event does not decode or the store
 	// refuses it (a shared store that cannot be reached). Nil: ignored;
 	// the store marks what it could not write stale.
@@ -64,6 +69,7 @@ type attachment struct {
 	mu      sync.Mutex
 	pending map[[2]int]*rebuild // by shard, until its guilds are filled
 	lost    map[[2]int]bool     // shards whose last session was lost
+	answers map[string][]bool   // whole-list answers coming, by nonce: the chunks seen
 }
 
 type rebuild struct {
@@ -116,6 +122,8 @@ func (a *attachment) after(ctx context.Context, shard [2]int, ups []Update) {
 		a.pending[u.Shard] = rb
 		a.mu.Unlock()
 		a.done(u.Shard, 0)
+	case OpChunk:
+		a.chunkDone(u)
 	case OpGuildCreate, OpGuildUnavailable:
 		a.done(shard, u.GuildID)
 		if u.Op == OpGuildCreate {
@@ -141,6 +149,32 @@ func (a *attachment) done(shard [2]int, guildID Snowflake) {
 	a.mu.Unlock()
 	if finished && a.opts.OnRebuild != nil {
 		a.opts.OnRebuild(Rebuild{Shard: shard, Guilds: rb.listed, AfterGap: rb.gap})
+	}
+}
+
+// chunkDone follows the answers to the cache's own member requests.
+func (a *attachment) chunkDone(u Update) {
+	ch := u.Chunk
+	if !ch.Whole || ch.Count <= 0 || ch.Index < 0 || ch.Index >= ch.Count {
+		return
+	}
+	a.mu.Lock()
+	if a.answers == nil {
+		a.answers = make(map[string][]bool)
+	}
+	got := a.answers[ch.Nonce]
+	if len(got) != ch.Count {
+		got = make([]bool, ch.Count)
+		a.answers[ch.Nonce] = got
+	}
+	got[ch.Index] = true
+	complete := !slices.Contains(got, false)
+	if complete {
+		delete(a.answers, ch.Nonce)
+	}
+	a.mu.Unlock()
+	if complete && a.opts.OnMembers != nil {
+		a.opts.OnMembers(u.GuildID)
 	}
 }
 

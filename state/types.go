@@ -368,3 +368,10 @@ func packIDs(ids []Snowflake) string {
 	}
 	return string(b)
 }
+
+// Permissions is the SDK's permission bit set.
+type Permissions = guildkit.Permissions
+
+func memberFlags(f uint32) guildkit.MemberFlags { return guildkit.MemberFlags(f) }
+
+func status(s string) guildkit.PresenceStatus { return guildkit.PresenceStatus(s) }

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
@@ -58,7 +59,8 @@ const (
 	// OpMemberPut: Member (with its user), Source: add or replace per the
 	// member policy; the shared user is refreshed.
 	OpMemberPut
-	// OpMemberRemove: GuildID, ID (user).
+	// OpMemberRemove: GuildID, ID (user); the guild's MemberCount goes
+	// down by one.
 	OpMemberRemove
 	// OpUserPut: User, whole: refresh the shared copy if held.
 	OpUserPut
@@ -76,7 +78,7 @@ const (
 	// OpVoicePut: Voice (ChannelID 0: the member left voice: remove).
 	OpVoicePut
 	// OpChunk: GuildID, Chunk: one GUILD_MEMBERS_CHUNK's place in its
-	// answer, after the OpMemberPuts of its members. When the last chunk of
+	// answer, before the OpMemberPuts of its members. When the last chunk of
 	// an answer to a whole-list request comes, members not in any of its
 	// chunks are dropped (they left while the cache was not listening).
 	OpChunk
@@ -89,7 +91,8 @@ type Source uint8
 const (
 	SourceList        Source = iota + 1 // a GUILD_CREATE's member list
 	SourceChunk                         // a GUILD_MEMBERS_CHUNK
-	SourceEvent                         // GUILD_MEMBER_ADD or _UPDATE
+	SourceEvent                         // GUILD_MEMBER_UPDATE
+	SourceJoin                          // GUILD_MEMBER_ADD: also counts a member when it is new
 	SourceActivity                      // a message, voice state, reaction or typing: the member acted
 	SourceInteraction                   // an interaction's member or resolved data
 	SourceREST                          // a REST answer
@@ -200,13 +203,17 @@ func Updates(shard [2]int, e gateway.Event) ([]Update, error) {
 	case *gateway.GuildRoleDelete:
 		return []Update{{Op: OpRoleRemove, GuildID: e.GuildID, ID: e.RoleID}}, nil
 	case *gateway.GuildMemberAdd:
-		return memberPut(e.GuildID, &e.Member, nil, SourceEvent), nil
+		return memberPut(e.GuildID, &e.Member, nil, SourceJoin), nil
 	case *gateway.GuildMemberUpdate:
 		return memberPut(e.GuildID, &e.Member, nil, SourceEvent), nil
 	case *gateway.GuildMemberRemove:
 		return []Update{{Op: OpMemberRemove, GuildID: e.GuildID, ID: e.User.ID}}, nil
 	case *gateway.GuildMembersChunk:
 		out := make([]Update, 0, len(e.Members)+len(e.Presences)+1)
+		out = append(out, Update{Op: OpChunk, GuildID: e.GuildID, Chunk: &Chunk{
+			Nonce: e.Nonce, Index: e.ChunkIndex, Count: e.ChunkCount,
+			Whole: strings.HasPrefix(e.Nonce, ChunkNoncePrefix),
+		}})
 		for i := range e.Members {
 			out = append(out, memberPut(e.GuildID, &e.Members[i], nil, SourceChunk)...)
 		}
@@ -214,10 +221,6 @@ func Updates(shard [2]int, e gateway.Event) ([]Update, error) {
 			p := PresenceOf(e.GuildID, &e.Presences[i])
 			out = append(out, Update{Op: OpPresencePut, GuildID: e.GuildID, Presence: &p})
 		}
-		out = append(out, Update{Op: OpChunk, GuildID: e.GuildID, Chunk: &Chunk{
-			Nonce: e.Nonce, Index: e.ChunkIndex, Count: e.ChunkCount,
-			Whole: len(e.Nonce) > len(ChunkNoncePrefix) && e.Nonce[:len(ChunkNoncePrefix)] == ChunkNoncePrefix,
-		}})
 		return out, nil
 	case *gateway.MessageCreate:
 		if e.GuildID == nil || e.Member == nil || e.Author == nil || e.WebhookID != nil {
