@@ -70,7 +70,7 @@ func TestScriptsDeclareTheirKeys(t *testing.T) {
 	if err != nil {
 		t.Skip("redis-cli is not installed")
 	}
-	mon := exec.Command(cli, "-p", strconv.Itoa(rs.port), "monitor")
+	mon := exec.Command(cli, "-p", strconv.Itoa(rs.Port()), "monitor")
 	out, err := mon.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, mon.Start())
