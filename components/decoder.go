@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
@@ -20,7 +21,7 @@ import (
 // rules where they apply: keys match fields case-insensitively and the last
 // of repeated keys wins; null leaves a string, number or boolean field as it
 // is and empties a pointer, slice, list or component; a string with escapes
-// or invalid UTF-8 is decoded by encoding/json itself. The scanner checks
+// or invalid UTF-8 is unquoted as encoding/json unquotes it. The scanner checks
 // the input as it reads it, so [Unmarshal] needs no json.Valid pass first:
 // malformed input gives an error, never a panic.
 //
@@ -454,7 +455,8 @@ func (d *decoder) slice(raw []byte, v reflect.Value, f *field) error {
 }
 
 // stringValue returns the string the JSON string raw stands for: a slice of
-// the input's copy when it needs no unescaping, else encoding/json's reading.
+// the input's copy when it needs no unescaping, else unquoted as encoding/json
+// unquotes it, in one allocation.
 func (d *decoder) stringValue(raw []byte) (string, error) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", typeError(raw, reflect.TypeFor[string]())
@@ -463,9 +465,9 @@ func (d *decoder) stringValue(raw []byte) (string, error) {
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return d.str(inner), nil
 	}
-	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err
+	// raw was checked by the scanner: unquoting it cannot fail.
+	b := jsonscan.AppendUnquoted(make([]byte, 0, 3*len(inner)), inner)
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
 }
 
 // intValue parses the JSON number raw as an integer of type t.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -17,10 +16,11 @@ import (
 // over the message, which checks it is JSON and finds op, d, s and t, with
 // d left in place (a slice of b, not a copy). It declines (ok false) on
 // anything it does not read exactly as encoding/json would (a key that
-// matches only by case, an escaped t or one not UTF-8, an op or s that is not a plain
-// integer, a missing op, a dispatch without t, nesting deeper than the
-// scanner's limit), and decodeFrame then decodes b with encoding/json for
-// its exact result or error.
+// matches only by case, an op or s that is not a plain integer, a missing
+// op, a dispatch without t, nesting deeper than the scanner's limit), and
+// decodeFrame then decodes b with encoding/json for its exact result or
+// error. An escaped t, or one not UTF-8, is unquoted as encoding/json
+// unquotes it.
 //
 // On a 1.6 MB GUILD_CREATE this takes a fraction of encoding/json's time
 // (which checks the whole message, then walks it again to copy d out).
@@ -54,10 +54,10 @@ func scanFrame(b []byte) (f frame, ok bool) {
 			case 'n':
 				f.T = ""
 			case '"':
-				if bytes.IndexByte(value, '\\') >= 0 || !utf8.Valid(value) {
-					return errDecline // encoding/json unescapes, and replaces bad UTF-8
-				}
 				name := value[1 : len(value)-1]
+				if !jsonscan.Unquoted(name) {
+					name = jsonscan.AppendUnquoted(nil, name) // as encoding/json reads it
+				}
 				if known, ok := eventNames[string(name)]; ok {
 					f.T = known // no allocation for the names the SDK knows
 				} else {

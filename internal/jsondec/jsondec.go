@@ -4,7 +4,9 @@
 // [Decode] reads the input in one pass that checks it is JSON as it goes
 // (with internal/jsonscan, the scanner the components decoder uses too)
 // and sets fields through a table built once per type. Strings are copied
-// into small chunks shared by many fields; the values pointer fields point
+// into small chunks shared by many fields (one with escapes or bytes that
+// are not UTF-8 unquoted into them as encoding/json unquotes it, with
+// jsonscan.AppendUnquoted); the values pointer fields point
 // to come from one slab per type and call, and []Snowflake fields from one
 // slab, so a list of a thousand members costs about a hundred allocations
 // instead of tens of thousands. Nothing of the result refers to the input,
@@ -373,6 +375,7 @@ type decoder struct {
 	snowflakes    []wire.Snowflake // the unused part of the snowflake slab
 	snowflakeSlab int              // the size of the last snowflake slab
 	keyAt         int              // where the key of the member being read starts
+	key           []byte           // the last escaped key, unquoted
 }
 
 // text returns b as a string, copied into the call's current string
@@ -389,6 +392,22 @@ func (d *decoder) text(b []byte) string {
 	start := len(d.strings)
 	d.strings = append(d.strings, b...)
 	return unsafe.String(&d.strings[start], len(b))
+}
+
+// unquoted returns what the inside of a JSON string, b, which holds an
+// escape or bytes that are not UTF-8, stands for (as encoding/json reads
+// it), written into the call's current string chunk like text's strings:
+// no allocation of its own.
+func (d *decoder) unquoted(b []byte) string {
+	if room := 3 * len(b); room > cap(d.strings)-len(d.strings) { // the most it can take
+		d.strings = make([]byte, 0, max(room, min(2*cap(d.strings), slabBytes), 512))
+	}
+	start := len(d.strings)
+	d.strings = jsonscan.AppendUnquoted(d.strings, b)
+	if len(d.strings) == start {
+		return ""
+	}
+	return unsafe.String(&d.strings[start], len(d.strings)-start)
 }
 
 // slabBytes bounds the size of a slab or a string chunk.
@@ -499,11 +518,10 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 		d.keyAt = i
 		key := d.b[i+1 : end-1]
 		if escaped {
-			var s string
-			if json.Unmarshal(d.b[i:end], &s) != nil {
-				return 0, errMismatch
-			}
-			key = []byte(s)
+			// Unquoted into the decoder's key buffer: a key is matched, not
+			// kept, so the next escaped key may reuse it.
+			d.key = jsonscan.AppendUnquoted(d.key[:0], key)
+			key = d.key
 		}
 		i = d.ws(end)
 		if i >= len(d.b) || d.b[i] != ':' {
@@ -593,13 +611,9 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 		}
 		if inner := b[i+1 : end-1]; !escaped && utf8.Valid(inner) {
 			v.SetString(d.text(inner))
-			return end, nil
+		} else {
+			v.SetString(d.unquoted(inner))
 		}
-		var s string
-		if err := json.Unmarshal(b[i:end], &s); err != nil {
-			return 0, err
-		}
-		v.SetString(s)
 		return end, nil
 	case kindBool:
 		switch b[i] {

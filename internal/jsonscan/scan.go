@@ -12,7 +12,6 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 )
 
@@ -308,11 +307,7 @@ func EachMember(b []byte, fn func(key, member, value []byte) error) error {
 		}
 		key := b[i+1 : j-1]
 		if escaped {
-			var s string
-			if json.Unmarshal(b[i:j], &s) != nil {
-				return ErrMalformed
-			}
-			key = []byte(s)
+			key = AppendUnquoted(nil, key)
 		}
 		if i = SkipSpace(b, j); i >= len(b) || b[i] != ':' {
 			return ErrMalformed
