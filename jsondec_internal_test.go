@@ -135,11 +135,24 @@ func TestAnswerDecodingMatchesEncodingJSON(t *testing.T) {
 	} {
 		checkAnswerDecoding(t, []byte(b))
 	}
+	for _, b := range escapedAnswers {
+		checkAnswerDecoding(t, []byte(b))
+	}
 	// The golden Get Guild answer decodes by jsondec, not by the fallback.
 	var g Guild
 	if !jsondec.Decode(goldenBody(t, "get-guild.json"), &g) || g.ID == 0 {
 		t.Fatal("the golden Get Guild answer did not decode by jsondec")
 	}
+}
+
+// escapedAnswers hold strings with every kind of escape: quotes, lines,
+// surrogate pairs whole and broken, invalid UTF-8, escaped keys.
+var escapedAnswers = []string{
+	`{"user":{"id":"1","username":"a\\b\/c","global_name":"\ud83d\ude00 \ud83d \ude00 \ud83d\u0041 \uD83D\uDE00"},"nick":"Nelly the \"Gopher\""}`,
+	`{"id":"1","content":"line one\nline two\r\n\ttabbed \u00e9\u2028\u0000","author":{"username":"\b\f"},"n\u006fnce":"x"}`,
+	"{\"name\":\"bad \xff\xfe \xed\xa0\x80 \\\"q\\\"\",\"description\":\"\\ud800\\udc00\\udbff\\udfff\"}",
+	`[{"nick":"\"","roles":["1"]},{"nick":"\\"},{"nick":"\u005c"}]`,
+	`{"id":"\u0031"}`, `{"permissions":"\u0038"}`,
 }
 
 // realisticAnswers are the twin benchmarks' realistic answers, by the
@@ -265,6 +278,9 @@ func FuzzAnswerDecodingMatchesEncodingJSON(f *testing.F) {
 	_, _, member, _ := twinBodies(true)
 	for _, b := range answerVariants(f, member) {
 		f.Add(b)
+	}
+	for _, b := range escapedAnswers {
+		f.Add([]byte(b))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAnswerDecoding(t, data)

@@ -469,6 +469,25 @@ func memberAddMessages(b testing.TB, n int) [][]byte {
 	return out
 }
 
+// messageContent is the content of the MESSAGE_CREATE fixture: lines,
+// quotes, a tab, backslashes and an emoji as a surrogate pair, escaped.
+const messageContent = `Hello <@1100000000000000001> — see <#613425648685547550>\nThe \"build\" is green:\n\tok  \\guildkit\\ \ud83d\ude00`
+
+// messageCreateMessages returns n dispatches of testdata's MESSAGE_CREATE
+// (every nullable field set, content of several lines), each its own
+// message id.
+func messageCreateMessages(b testing.TB, n int) [][]byte {
+	var d bytes.Buffer
+	require.NoError(b, json.Compact(&d, fixtures(b)["message_create.json"].D))
+	require.Contains(b, d.String(), messageContent)
+	out := make([][]byte, n)
+	for i := range out {
+		m := strings.Replace(d.String(), "1177890123456788888", itoa(1177890123456788888+i), 1)
+		out[i] = frameOf("MESSAGE_CREATE", i+1, []byte(m))
+	}
+	return out
+}
+
 func BenchmarkGatewayGuildCreate(b *testing.B) {
 	benchReaders(b, guildCreateMessages(b, 16))
 }

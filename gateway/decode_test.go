@@ -228,6 +228,8 @@ func TestMessageAndInviteEvents(t *testing.T) {
 	require.NotNil(t, m.ChannelType)
 	assert.Equal(t, guildkit.ChannelTypeGuildText, *m.ChannelType)
 	assert.Len(t, m.Mentions, 1)
+	assert.Equal(t, "Hello <@1100000000000000001> — see <#613425648685547550>\nThe \"build\" is green:\n\tok  \\guildkit\\ 😀", m.Content,
+		"escapes, and an emoji as a surrogate pair, unquoted")
 
 	inv := decodeFixture[*InviteCreate](t, "invite_create.json")
 	assert.Equal(t, "gophers42", inv.Code)
@@ -311,7 +313,7 @@ func realisticMembers(t testing.TB, n int) []json.RawMessage {
 	for i := range n {
 		s := strings.ReplaceAll(tmpl, "80351110224678912", itoa(80351110224678912+i))
 		s = strings.ReplaceAll(s, `"nelly"`, `"nelly`+itoa(i)+`"`)
-		s = strings.ReplaceAll(s, `Nelly the \"Gopher\"`, `Gopher #`+itoa(i))
+		s = strings.ReplaceAll(s, `Nelly the \"Gopher\"`, `Nelly the \"Gopher\" #`+itoa(i))
 		out[i] = json.RawMessage(s)
 	}
 	return out
@@ -341,7 +343,7 @@ func TestRealisticGuildCreateDecodesAsEncodingJSON(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ref, e)
 	require.Len(t, e.(*GuildCreate).Members, 1000)
-	assert.Equal(t, "Gopher #999", *e.(*GuildCreate).Members[999].Nick)
+	assert.Equal(t, `Nelly the "Gopher" #999`, *e.(*GuildCreate).Members[999].Nick)
 }
 
 // TestFixtureVariantsDecodeAsEncodingJSON sets every member of every

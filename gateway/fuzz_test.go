@@ -20,6 +20,11 @@ func FuzzDecodeEvent(f *testing.F) {
 	f.Add("GUILD_CREATE", []byte(`{"members":[{},{},null,{"user":null}]}`))
 	f.Add("GUILD_MEMBER_ADD", []byte(`{"roles":["1","2"],"pending":null,"joined_at":null}`))
 	f.Add("READY", []byte(`{"shard":[0,1]}`))
+	// Escapes: quotes, lines, surrogate pairs whole and broken, invalid
+	// UTF-8, an escaped key.
+	f.Add("GUILD_MEMBER_ADD", []byte(`{"nick":"Nelly the \"Gopher\"","user":{"id":"1","username":"a\\b\/c","global_name":"\ud83d\ude00 \ud83d \ude00 \ud83d\u0041"}}`))
+	f.Add("MESSAGE_CREATE", []byte(`{"content":"line one\nline two\r\n\ttabbed \u00e9\u2028","n\u006fnce":"x","author":{"username":"\u0000\u001f"}}`))
+	f.Add("MESSAGE_CREATE", []byte("{\"content\":\"bad \xff\xfe byte \xed\xa0\x80 \\n\"}"))
 	f.Add("SOMETHING_NEW", []byte(`not json`))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		if len(data) > 1<<16 {

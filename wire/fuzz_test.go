@@ -11,7 +11,7 @@ import (
 // round-trips through String and MarshalJSON. Seed corpus in
 // testdata/fuzz/FuzzParseSnowflake.
 func FuzzParseSnowflake(f *testing.F) {
-	for _, s := range []string{"0", "1", "175928847299117063", "18446744073709551615", "18446744073709551616", "-1", "", " 1", "1e3", "0x10", "007"} {
+	for _, s := range []string{"0", "1", "175928847299117063", "18446744073709551615", "18446744073709551616", "-1", "", " 1", "1e3", "0x10", "007", `\u0031`, "١٢", "\xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
