@@ -26,7 +26,7 @@ func TestDecodeEventAllocationBound(t *testing.T) {
 	}{
 		{"GUILD_CREATE of 1,000 members", guild, 200},
 		{"GUILD_MEMBER_ADD", member, 12},
-		{"MESSAGE_CREATE", message, 18},
+		{"MESSAGE_CREATE", message, 22}, // 17; 21 under -race, whose builds keep fewer values on the stack
 	} {
 		allocs := testing.AllocsPerRun(10, func() {
 			m := readMessage(tc.msg)
