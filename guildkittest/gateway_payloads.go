@@ -115,10 +115,12 @@ func (s *Server) readyLocked(sess *gwSession, guilds []*guildState, resumeURL st
 }
 
 // guildCreateLocked builds GUILD_CREATE's d for gs as sess sees it: the
-// guild with every field §3.6 lists. Members: without GUILD_PRESENCES only
-// the bot and members in voice; with it, every member of a guild up to
-// large_threshold, else those online, holding a role or a nickname, or in
-// voice. The caller holds s.mu.
+// guild with every field §3.6 lists, "unavailable": false among them
+// (discord.js keeps a guild READY listed unavailable unless it reads
+// that). Members: without GUILD_PRESENCES only the bot and members in
+// voice; with it, every member of a guild up to large_threshold, else
+// those online, holding a role or a nickname, or in voice. The caller
+// holds s.mu.
 func (s *Server) guildCreateLocked(gs *guildState, sess *gwSession) []byte {
 	g := s.guildJSON(gs)
 	total := len(gs.members)
@@ -189,6 +191,7 @@ func (s *Server) guildCreateLocked(gs *guildState, sess *gwSession) []byte {
 	return objectWith(g, map[string]any{
 		"joined_at":              joinedAt,
 		"large":                  large,
+		"unavailable":            false,
 		"member_count":           total,
 		"members":                withShapes(members),
 		"channels":               withShapes(channels),

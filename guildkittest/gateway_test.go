@@ -93,6 +93,7 @@ func TestGatewayIdentifyReadyGuildCreate(t *testing.T) {
 	t.Parallel()
 	srv := guildkittest.NewServer(t)
 	g := srv.AddGuild(guildkit.Guild{Name: "g"})
+	srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	u := srv.AddUser(guildkit.User{Username: "alice"})
 	srv.AddMember(g.ID, guildkit.Member{User: &u})
 	c, r, f := connect(t, srv, intentsNoPrivileged|2|1<<8, map[string]any{"shard": []int{0, 1}})
@@ -134,6 +135,18 @@ func TestGatewayIdentifyReadyGuildCreate(t *testing.T) {
 			t.Errorf("GUILD_CREATE lacks %q", k)
 		}
 	}
+	// discord.js marks a guild READY listed available only on reading
+	// "unavailable": false.
+	if v, ok := gd["unavailable"]; !ok || v != false {
+		t.Errorf("GUILD_CREATE unavailable = %v (present %t), want false", v, ok)
+	}
+	for _, ch := range gd["channels"].([]any) {
+		for _, k := range []string{"id", "type", "name", "position"} {
+			if _, ok := ch.(map[string]any)[k]; !ok {
+				t.Errorf("channel lacks %q: %v", k, ch)
+			}
+		}
+	}
 	members, _ := gd["members"].([]any)
 	if len(members) != 2 || gd["member_count"] != 2.0 {
 		t.Errorf("GUILD_CREATE members %d, member_count %v; want 2 (the bot, owner, and alice)", len(members), gd["member_count"])
@@ -149,6 +162,11 @@ func TestGatewayIdentifyReadyGuildCreate(t *testing.T) {
 	for _, r := range gd["roles"].([]any) {
 		if _, ok := r.(map[string]any)["colors"].(map[string]any); !ok {
 			t.Errorf("role without colors: %v", r)
+		}
+		for _, k := range []string{"id", "name", "color", "hoist", "managed", "mentionable", "permissions", "position", "flags"} {
+			if _, ok := r.(map[string]any)[k]; !ok {
+				t.Errorf("role lacks %q: %v", k, r)
+			}
 		}
 	}
 

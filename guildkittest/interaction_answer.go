@@ -58,8 +58,8 @@ func (s *Server) acceptHTTPAnswerLocked(st *interactionState, contentType string
 		return "the answer is invalid: " + bad
 	}
 	var resp guildkit.InteractionResponse
-	if msg := decodeJSON(payload, &resp); msg != "" {
-		return "the answer is invalid: " + msg
+	if p := decodeJSON(answerNullsRead(payload), &resp); p != nil {
+		return "the answer is invalid: " + p.String()
 	}
 	if f := s.applyAnswerLocked(st, &resp, files, false); f != nil {
 		return "the answer is invalid: " + f.String()

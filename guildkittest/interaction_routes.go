@@ -1,8 +1,6 @@
 package guildkittest
 
 import (
-	"bytes"
-	"encoding/json"
 	"mime"
 	"net/http"
 	"slices"
@@ -141,8 +139,8 @@ func (s *Server) interactionCallback(c *call) {
 		return
 	}
 	var resp guildkit.InteractionResponse
-	if msg := decodeJSON(up.payload, &resp); msg != "" {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+	if p := decodeJSON(answerNullsRead(up.payload), &resp); p != nil {
+		c.badBody(p)
 		return
 	}
 	if f := s.applyAnswerLocked(st, &resp, up.files, true); f != nil {
@@ -241,12 +239,8 @@ func (s *Server) deleteInteractionMessage(c *call, original bool) {
 // false on a problem.
 func (c *call) decodeMessageParams(up *interactionUpload, isNew bool) (*guildkit.InteractionMessageParams, bool) {
 	var p guildkit.InteractionMessageParams
-	payload := up.payload
-	if !isNew {
-		payload = nullsCleared(payload)
-	}
-	if msg := decodeJSON(payload, &p); msg != "" {
-		c.error(http.StatusBadRequest, guildkit.CodeInvalidFormBody, msg)
+	if bp := decodeJSON(nullsRead(up.payload, !isNew), &p); bp != nil {
+		c.badBody(bp)
 		return nil, false
 	}
 	withFiles(&p, up.files)
@@ -263,40 +257,6 @@ func (c *call) decodeMessageParams(up *interactionUpload, isNew bool) (*guildkit
 		return nil, false
 	}
 	return &p, true
-}
-
-// nullsCleared rewrites the nulls an edit may send as what they mean:
-// content "" and components, embeds and attachments [] (removed); any other
-// null member is dropped (left as it is). A body that is not a JSON object
-// is returned as it is, for decodeJSON to refuse.
-func nullsCleared(payload []byte) []byte {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(payload, &fields) != nil {
-		return payload
-	}
-	changed := false
-	for k, v := range fields {
-		if string(bytes.TrimSpace(v)) != "null" {
-			continue
-		}
-		changed = true
-		switch k {
-		case "content":
-			fields[k] = json.RawMessage(`""`)
-		case "components", "embeds", "attachments":
-			fields[k] = json.RawMessage(`[]`)
-		default:
-			delete(fields, k)
-		}
-	}
-	if !changed {
-		return payload
-	}
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return payload
-	}
-	return out
 }
 
 func (s *Server) editOriginalResponse(c *call) { s.editInteractionMessage(c, true) }

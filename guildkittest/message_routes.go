@@ -167,8 +167,8 @@ func (c *call) readChatBody() (chatBody, []webhookFile, bool) {
 	}
 	var b chatBody
 	if up, _ := c.upload.(*messageUpload); up != nil && len(up.raw) > 0 {
-		if msg := decodeJSON(up.raw, &b); msg != "" {
-			c.error(http.StatusBadRequest, jsonErrorCode(msg), msg)
+		if p := decodeJSON(up.raw, &b); p != nil {
+			c.badBody(p)
 			return chatBody{}, nil, false
 		}
 	}

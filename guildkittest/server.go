@@ -91,7 +91,6 @@
 package guildkittest
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
@@ -672,7 +671,10 @@ func (c *call) formError(problems map[string]string) {
 	nested := map[string]any{}
 	for path, msg := range problems {
 		node := nested
-		parts := strings.Split(path, ".")
+		var parts []string // none for the body itself
+		if path != "" {
+			parts = strings.Split(path, ".")
+		}
 		for _, p := range parts {
 			next, ok := node[p].(map[string]any)
 			if !ok {
@@ -696,40 +698,20 @@ func writeError(w http.ResponseWriter, status int, code guildkit.ErrorCode, msg 
 }
 
 // decode reads the JSON body into v, answering 400 when it is not valid
-// JSON of v's shape, when it is null, or when anything but white space
-// follows the value, as the reference platform does.
+// JSON, when it is null, when anything but white space follows the value
+// (50109), or when a field does not fit v (50035 with its path), as the
+// reference platform does.
 func (c *call) decode(v any) bool {
 	b, err := io.ReadAll(c.r.Body) // already bounded: readBody
 	if err != nil {
 		c.bodyError(err)
 		return false
 	}
-	if msg := decodeJSON(b, v); msg != "" {
-		c.error(http.StatusBadRequest, jsonErrorCode(msg), msg)
+	if p := decodeJSON(b, v); p != nil {
+		c.badBody(p)
 		return false
 	}
 	return true
-}
-
-// decodeJSON decodes one JSON value, not null, with nothing after it, into
-// v; it returns what is wrong, or "".
-func decodeJSON(b []byte, v any) string {
-	const invalid = invalidJSONMessage
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return invalid
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return invalid
-	}
-	if string(raw) == "null" {
-		return "The request body cannot be null."
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return invalid
-	}
-	return ""
 }
 
 // id parses the path wildcard name as a snowflake, answering 404 with code

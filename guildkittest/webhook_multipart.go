@@ -35,6 +35,20 @@ type messageUpload struct {
 	problems map[string]string // fields out of bounds: 400 Invalid Form Body
 }
 
+// setBodyProblem keeps what decodeJSON found wrong with the JSON body (or
+// its payload_json part: notJSON then replaces its message).
+func (up *messageUpload) setBodyProblem(p *bodyProblem, notJSON string) {
+	switch {
+	case p == nil:
+	case len(p.problems) > 0:
+		up.problems = p.problems
+	case notJSON != "":
+		up.bad = notJSON
+	default:
+		up.bad = p.message
+	}
+}
+
 // readMessageUpload reads an Execute Webhook or Edit Webhook Message body
 // before the server's lock: JSON (at most [MaxJSONBody]), or multipart
 // (payload_json, at most MaxJSONBody, and at most [MaxMessageFiles]
@@ -55,7 +69,7 @@ func readMessageUpload(c *call) bool {
 			if mt == "application/json" && len(b) <= maxLoggedBody {
 				c.logBody = b
 			}
-			up.bad = decodeJSON(b, &up.body)
+			up.setBodyProblem(decodeJSON(b, &up.body), "")
 		}
 	}
 	if err != nil {
@@ -144,8 +158,8 @@ func readWebhookMultipart(r *http.Request, up *messageUpload) error {
 				return err
 			}
 			up.raw = b
-			if msg := decodeJSON(b, &up.body); msg != "" {
-				up.bad = invalidPayloadJSONMessage
+			if p := decodeJSON(b, &up.body); p != nil {
+				up.setBodyProblem(p, invalidPayloadJSONMessage)
 				return nil
 			}
 		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):

@@ -19,9 +19,13 @@
 //   - waits for the library's ready state;
 //   - adds a member, bans a user and creates a role, and waits for the bot to
 //     receive GUILD_MEMBER_ADD, GUILD_BAN_ADD and GUILD_ROLE_CREATE;
+//   - checks that discord.js and discord.py hold the guild available
+//     (GUILD_CREATE's "unavailable": false), and that the server answers a
+//     wrongly typed field 50035 naming its path, as discord.js reports it;
 //   - clicks the button ([guildkittest.Server.Click]): the click reaches the
 //     bot as INTERACTION_CREATE, the bot answers through the callback route
-//     with its library's own reply, and the click's Outcome shows the answer;
+//     with its library's own reply (discord.py's an embed-only one, which
+//     it sends with "content": null), and the click's Outcome shows it;
 //   - injects a reconnect (op 7) and then a dropped connection, causing
 //     events while the bot is away, and checks that it resumed (a RESUME,
 //     not a new IDENTIFY, on the server's side) and received every event
@@ -33,7 +37,11 @@
 //
 //	{"kind": "dispatch", "t": "GUILD_ROLE_CREATE", "s": 5, "id": "…"}  every dispatch the library received
 //	                                                          (id: d.role.id, else d.user.id, else d.id)
-//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"]}     the library is ready (printed once)
+//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"]}     the library is ready (printed once); discord.js's and
+//	                                                          discord.py's add "available_guild_ids", the guilds
+//	                                                          the library holds available
+//	{"kind": "rest_error", "code": 50035, "message": "…"}     discord.js's bot only: the error its REST client reports
+//	                                                          for a body with a wrongly typed field
 //	{"kind": "event", "t": "GUILD_MEMBER_ADD", "guild_id": "…", "user_id": "…"}
 //	{"kind": "event", "t": "GUILD_BAN_ADD", "guild_id": "…", "user_id": "…"}
 //	{"kind": "event", "t": "GUILD_ROLE_CREATE", "guild_id": "…", "role_id": "…"}

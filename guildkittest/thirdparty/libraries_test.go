@@ -14,8 +14,10 @@ import (
 func TestDiscordJS(t *testing.T) {
 	t.Parallel()
 	run(t, library{
-		name:   "discord.js",
-		answer: guildkittest.OutcomeMessage,
+		name:             "discord.js",
+		answer:           guildkittest.OutcomeMessage,
+		reportsAvailable: true,
+		restError:        true,
 		// node_modules/discord.js/src/client/websocket/handlers/GUILD_MEMBER_ADD.js
 		// emits guildMemberAdd only when the shard's status is Ready.
 		quietInReplay: []string{"GUILD_MEMBER_ADD"},
@@ -40,8 +42,10 @@ func TestDiscordJS(t *testing.T) {
 func TestDiscordPy(t *testing.T) {
 	t.Parallel()
 	run(t, library{
-		name:   "discord.py",
-		answer: guildkittest.OutcomeMessage,
+		name:             "discord.py",
+		answer:           guildkittest.OutcomeMessage,
+		embedOnly:        true,
+		reportsAvailable: true,
 		// zlib-stream always (and IDENTIFY's compress true, which the
 		// server must ignore then); zstd-stream from 2.7 when a zstd
 		// module is importable.

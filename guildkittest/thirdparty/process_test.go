@@ -25,10 +25,15 @@ type line struct {
 	UserID   string   `json:"user_id,omitempty"`
 	RoleID   string   `json:"role_id,omitempty"`
 	GuildIDs []string `json:"guild_ids,omitempty"`
-	ID       string   `json:"id,omitempty"` // an interaction's, or a dispatch's subject
-	CustomID string   `json:"custom_id,omitempty"`
-	Content  string   `json:"content,omitempty"`
-	Message  string   `json:"message,omitempty"`
+	// AvailableGuildIDs are the guilds the library holds available when
+	// it is ready (discord.js's guild.available, discord.py's
+	// guild.unavailable); nil when the bot does not report them.
+	AvailableGuildIDs []string `json:"available_guild_ids,omitempty"`
+	Code              int      `json:"code,omitempty"` // a rest_error's
+	ID                string   `json:"id,omitempty"`   // an interaction's, or a dispatch's subject
+	CustomID          string   `json:"custom_id,omitempty"`
+	Content           string   `json:"content,omitempty"`
+	Message           string   `json:"message,omitempty"`
 }
 
 func (l line) String() string {

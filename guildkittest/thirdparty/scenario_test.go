@@ -27,6 +27,16 @@ type library struct {
 	// answer is how the bot answers the button: an ephemeral message
 	// (OutcomeMessage) or an update of the message (OutcomeUpdated).
 	answer guildkittest.OutcomeKind
+	// embedOnly is set when the bot's answer is an embed whose title is
+	// the text, with no content (discord.py then sends "content": null).
+	embedOnly bool
+	// reportsAvailable is set when the bot's ready line lists the guilds
+	// the library holds available.
+	reportsAvailable bool
+	// restError is set when the bot, once ready, sends a body with a
+	// wrongly typed field (options[0].type a string) through its library's
+	// REST client and prints the error the library reports.
+	restError bool
 	// quietInReplay names the events the library receives, but does not
 	// hand to its typed handlers, when they come in a resume's replay
 	// (before RESUMED); the package doc says why for discord.js.
@@ -178,6 +188,16 @@ func run(t *testing.T, lib library) {
 	if !slices.Contains(ready.GuildIDs, w.guild.ID.String()) {
 		t.Errorf("ready: guilds %v, want %s among them", ready.GuildIDs, w.guild.ID)
 	}
+	if lib.reportsAvailable && !slices.Contains(ready.AvailableGuildIDs, w.guild.ID.String()) {
+		t.Errorf("ready: the library holds guilds %v available, want %s among them (GUILD_CREATE's \"unavailable\": false)", ready.AvailableGuildIDs, w.guild.ID)
+	}
+	if lib.restError {
+		b.await(ctx, t, "the wrongly typed body's answer", func(lines []line) bool { return count(lines, ofKind("rest_error")) > 0 })
+		l := b.snapshot()[slices.IndexFunc(b.snapshot(), ofKind("rest_error"))]
+		if l.Code != int(guildkit.CodeInvalidFormBody) || !strings.Contains(l.Message, "options[0].type") {
+			t.Errorf("a wrongly typed option's type: %s reports %d %q, want 50035 naming options[0].type", lib.name, l.Code, l.Message)
+		}
+	}
 	session := onlySession(t, w.srv)
 
 	// Events caused by REST calls.
@@ -215,7 +235,9 @@ func run(t *testing.T, lib library) {
 	switch {
 	case out.Kind != lib.answer:
 		t.Errorf("the click's outcome is %v, want kind %v with %q", out, lib.answer, want)
-	case out.Message == nil || out.Message.Content != want:
+	case lib.embedOnly && (out.Message == nil || out.Message.Content != "" || len(out.Message.Embeds) != 1 || out.Message.Embeds[0].Title != want):
+		t.Errorf("the click's outcome is %v, want a message with no content and one embed titled %q", out, want)
+	case !lib.embedOnly && (out.Message == nil || out.Message.Content != want):
 		t.Errorf("the click's outcome is %v, want the message %q", out, want)
 	case lib.answer == guildkittest.OutcomeMessage && !out.Ephemeral:
 		t.Errorf("the click's outcome is %v, want an ephemeral message", out)

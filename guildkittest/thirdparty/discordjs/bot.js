@@ -12,7 +12,9 @@
 // the Go tests in the parent folder read:
 //
 //	{"kind": "dispatch", "t": "GUILD_CREATE", "s": 2, "id": "…"}  every dispatch, as received
-//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"]}    the library is ready
+//	{"kind": "ready", "user_id": "…", "guild_ids": ["…"], "available_guild_ids": ["…"]}
+//	                                                          the library is ready
+//	{"kind": "rest_error", "code": 50035, "message": "…"}    a wrongly typed body's answer
 //	{"kind": "event", "t": "GUILD_MEMBER_ADD", "guild_id": "…", "user_id": "…"}
 //	{"kind": "event", "t": "GUILD_BAN_ADD", "guild_id": "…", "user_id": "…"}
 //	{"kind": "event", "t": "GUILD_ROLE_CREATE", "guild_id": "…", "role_id": "…"}
@@ -58,8 +60,22 @@ client.on(Events.Raw, (packet) => {
   emit({ kind: 'dispatch', t: packet.t, s: packet.s, id: subject(packet.d) });
 });
 
-client.once(Events.ClientReady, (c) => {
-  emit({ kind: 'ready', user_id: c.user.id, guild_ids: [...c.guilds.cache.keys()] });
+client.once(Events.ClientReady, async (c) => {
+  // guild.available is what discord.js tells bots to check before touching
+  // a guild: false unless GUILD_CREATE said "unavailable": false.
+  const available = c.guilds.cache.filter((g) => g.available);
+  emit({ kind: 'ready', user_id: c.user.id, guild_ids: [...c.guilds.cache.keys()], available_guild_ids: [...available.keys()] });
+  // A body with a wrongly typed field (an option's type as a string), sent
+  // through discord.js's own REST client: the server's answer, as
+  // discord.js reports it, names the field.
+  try {
+    await c.rest.post(`/applications/${c.application.id}/commands`, {
+      body: { name: 'typed', description: 'a wrongly typed option', options: [{ type: 'z', name: 'o', description: 'o' }] },
+    });
+    emit({ kind: 'rest_error', code: 0, message: 'accepted' });
+  } catch (err) {
+    emit({ kind: 'rest_error', code: err.code ?? 0, message: `${err.message}` });
+  }
 });
 
 client.on(Events.GuildMemberAdd, (member) => {

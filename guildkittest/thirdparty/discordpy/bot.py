@@ -79,7 +79,8 @@ def main():
         if ready:
             return
         ready = True
-        emit(kind="ready", user_id=str(client.user.id), guild_ids=[str(g.id) for g in client.guilds])
+        emit(kind="ready", user_id=str(client.user.id), guild_ids=[str(g.id) for g in client.guilds],
+             available_guild_ids=[str(g.id) for g in client.guilds if not g.unavailable])
 
     @client.event
     async def on_resumed():
@@ -105,7 +106,8 @@ def main():
         emit(kind="interaction", id=str(interaction.id), custom_id=custom_id, user_id=str(interaction.user.id))
         content = f"discord.py: {custom_id} clicked by {interaction.user.id}"
         try:
-            await interaction.response.send_message(content, ephemeral=True)
+            # An embed-only reply: discord.py sends "content": null with it.
+            await interaction.response.send_message(embed=discord.Embed(title=content), ephemeral=True)
         except discord.DiscordException as exc:
             emit(kind="error", message=f"send_message: {exc}")
             return
