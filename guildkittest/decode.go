@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
@@ -36,16 +37,21 @@ func (p *bodyProblem) String() string {
 	if len(p.problems) == 0 {
 		return p.message
 	}
-	keys := make([]string, 0, len(p.problems))
-	for k := range p.problems {
+	return "Invalid Form Body: " + joinProblems(p.problems)
+}
+
+// joinProblems lists problems (path → message) by path: "a: m; b.0: n".
+func joinProblems(problems map[string]string) string {
+	keys := make([]string, 0, len(problems))
+	for k := range problems {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + ": " + p.problems[k]
+		parts[i] = k + ": " + problems[k]
 	}
-	return "Invalid Form Body: " + strings.Join(parts, "; ")
+	return strings.Join(parts, "; ")
 }
 
 // badBody answers p: 400 with its code, and the nested errors object of an
@@ -55,7 +61,7 @@ func (c *call) badBody(p *bodyProblem) {
 		c.formError(p.problems)
 		return
 	}
-	c.error(400, p.code(), p.message)
+	c.error(http.StatusBadRequest, p.code(), p.message)
 }
 
 // decodeJSON decodes one JSON value, not null, with nothing after it, into

@@ -30,16 +30,7 @@ func (f *answerFailure) String() string {
 	if len(f.problems) == 0 {
 		return f.message
 	}
-	keys := make([]string, 0, len(f.problems))
-	for k := range f.problems {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ": " + f.problems[k]
-	}
-	return f.message + ": " + strings.Join(parts, "; ")
+	return f.message + ": " + joinProblems(f.problems)
 }
 
 // acceptHTTPAnswerLocked takes the HTTP answer to a delivery; it returns
