@@ -138,3 +138,18 @@ func (s *Server) getChannel(c *call) {
 	}
 	c.json(http.StatusOK, copyChannel(*t.ch))
 }
+
+// getUser: Get User. Any known user, as the platform shows a user to a
+// bot; 404 10013 otherwise.
+func (s *Server) getUser(c *call) {
+	id, ok := c.id("user_id", guildkit.CodeUnknownUser, "User")
+	if !ok {
+		return
+	}
+	u, ok := s.users[id]
+	if !ok {
+		c.error(http.StatusNotFound, guildkit.CodeUnknownUser, "Unknown User")
+		return
+	}
+	c.json(http.StatusOK, *u)
+}

@@ -31,6 +31,7 @@ func (s *Server) messageRoutes(reg registrar) {
 	reg("DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", authRequired, s.deleteOwnReaction)
 	reg("POST /channels/{channel_id}/typing", authRequired, s.triggerTyping)
 	reg("POST /users/@me/channels", authRequired, s.createDM)
+	reg("GET /users/{user_id}", authRequired, s.getUser)
 }
 
 // chatTarget is a channel a user acts in: a guild channel or thread (gs
@@ -490,6 +491,10 @@ func (s *Server) createChatLocked(author, channelID guildkit.Snowflake, b *chatB
 	m.Attachments = s.newAttachments(t.id(), nil, atts, files)
 	if hasPoll {
 		m.Poll = webhookPoll(poll, now)
+	}
+	if st.ref != nil {
+		m.MessageReference = &guildkit.MessageReference{Type: guildkit.MessageReferenceType(st.ref.Type),
+			MessageID: st.ref.MessageID, ChannelID: st.ref.ChannelID, GuildID: st.ref.GuildID}
 	}
 	wm := s.storeChatLocked(m, st)
 	s.noteLastMessageLocked(t, m.ID)

@@ -490,6 +490,12 @@ func TestGetChannel(t *testing.T) {
 	status, out, _ = w.do(t, "", http.MethodGet, "/channels/42", nil)
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, 10003, code(out))
+	status, out, _ = w.do(t, "", http.MethodGet, "/users/"+w.alice.User.ID.String(), nil)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "alice", out["username"])
+	status, out, _ = w.do(t, "", http.MethodGet, "/users/42", nil)
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, 10013, code(out))
 }
 
 func TestControlPost(t *testing.T) {

@@ -51,6 +51,7 @@ function renderState(st) {
       guildSections(st, g, users, now)));
   }
   renderMessages(st);
+  renderChat(st);
 }
 
 // ---- messages and components ----
@@ -77,7 +78,10 @@ function renderMessages(st) {
 function renderMessage(m, only, hook) {
   const author = (m.author && m.author.username) || (hook && hook.name) || "webhook";
   const v2 = ((m.flags || 0) & (1 << 15)) !== 0;
-  const live = !!m.application_id && m.application_id === page.appID;
+  // The application's messages: its webhooks' and interactions', and
+  // those its bot user sent to a channel.
+  const live = (!!m.application_id && m.application_id === page.appID) ||
+    (!m.webhook_id && !!m.author && m.author.id === page.appID && !!page.appID);
   messageAttachments = m.attachments || [];
   currentMessage = { id: m.id, live, guild: page.guildOfChannel.get(m.channel_id) };
   const node = el("article", { class: "message" + (only ? " ephemeral" : ""), "data-message": m.id },
@@ -185,7 +189,7 @@ function scheduleRefresh() {
 }
 
 async function refresh() {
-  const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json()), loadApplication()]);
+  const [st, clock] = await Promise.all([fetch(api("state")).then((r) => r.json()), fetch(api("clock")).then((r) => r.json()), loadApplication(), loadDMs()]);
   st.now = clock.now;
   renderState(st);
   document.getElementById("clock").textContent = "server clock " + clock.now;

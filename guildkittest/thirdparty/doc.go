@@ -31,6 +31,15 @@
 //     not a new IDENTIFY, on the server's side) and received every event
 //     exactly once, with sequence numbers that neither skip nor repeat.
 //
+// Three more tests give the bots a message scenario each, through their
+// libraries' ordinary calls (messages_test.go): a member's "!ping"
+// ([guildkittest.Server.Post]) reaches the discord.py bot, which reads its
+// content (MESSAGE_CONTENT) and answers with message.reply; the discord.js
+// bot sends an embed with channel.send and a DM with user.send
+// (GUILDKIT_SEND_CHANNEL_ID, GUILDKIT_DM_USER_ID); the discordgo bot reads
+// a channel's history with ChannelMessages and deletes the message that
+// says "delete me" with ChannelMessageDelete (GUILDKIT_HISTORY_CHANNEL_ID).
+//
 // # The line protocol
 //
 // A bot prints one JSON object per line on its standard output:
@@ -47,6 +56,10 @@
 //	{"kind": "event", "t": "GUILD_ROLE_CREATE", "guild_id": "…", "role_id": "…"}
 //	{"kind": "interaction", "id": "…", "custom_id": "…", "user_id": "…"}
 //	{"kind": "answered", "id": "…", "content": "…"}           the callback route accepted the answer
+//	{"kind": "replied", "id": "…", "content": "pong", "channel_id": "…"}  the bot replied to "!ping"
+//	{"kind": "sent", "id": "…", "content": "…", "channel_id": "…"}      the bot sent a message (an embed's title)
+//	{"kind": "history", "content": "3", "channel_id": "…"}    how many messages the bot read
+//	{"kind": "deleted", "id": "…", "channel_id": "…"}         the bot deleted a message
 //	{"kind": "resumed"}                                       the library resumed its session
 //	{"kind": "error", "message": "…"}                         the library reported an error
 //

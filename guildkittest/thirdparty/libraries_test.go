@@ -22,17 +22,8 @@ func TestDiscordJS(t *testing.T) {
 		// emits guildMemberAdd only when the shard's status is Ready.
 		quietInReplay: []string{"GUILD_MEMBER_ADD"},
 		// No compression without the optional zlib-sync package.
-		wire: wire{version: "10", compression: []string{""}, resumesTo: "resume"},
-		command: func(t *testing.T) *exec.Cmd {
-			node, err := exec.LookPath("node")
-			if err != nil {
-				need(t, "node is not installed (Debian: apt-get install nodejs npm)")
-			}
-			if _, err := os.Stat(filepath.Join("discordjs", "node_modules", "discord.js", "package.json")); err != nil {
-				need(t, "discord.js is not installed: run npm ci in guildkittest/thirdparty/discordjs")
-			}
-			return exec.Command(node, filepath.Join("discordjs", "bot.js"))
-		},
+		wire:    wire{version: "10", compression: []string{""}, resumesTo: "resume"},
+		command: discordJSCommand,
 	})
 }
 
@@ -49,17 +40,8 @@ func TestDiscordPy(t *testing.T) {
 		// zlib-stream always (and IDENTIFY's compress true, which the
 		// server must ignore then); zstd-stream from 2.7 when a zstd
 		// module is importable.
-		wire: wire{version: "10", compression: []string{"zlib-stream", "zstd-stream"}, resumesTo: "resume"},
-		command: func(t *testing.T) *exec.Cmd {
-			python := os.Getenv("GUILDKIT_PYTHON")
-			if python == "" {
-				python = "/usr/bin/python3"
-			}
-			if out, err := exec.Command(python, "-c", "import discord").CombinedOutput(); err != nil {
-				need(t, "%s cannot import discord (Debian: apt-get install python3-discord): %s", python, bytes.TrimSpace(append([]byte(err.Error()+" "), out...)))
-			}
-			return exec.Command(python, filepath.Join("discordpy", "bot.py"))
-		},
+		wire:    wire{version: "10", compression: []string{"zlib-stream", "zstd-stream"}, resumesTo: "resume"},
+		command: discordPyCommand,
 	})
 }
 
@@ -99,4 +81,31 @@ func goBot(pkg string) func(t *testing.T) *exec.Cmd {
 		}
 		return exec.Command(bin)
 	}
+}
+
+// discordJSCommand runs discordjs/bot.js on Node.js, or skips (fails in
+// CI) when Node.js or discord.js is missing.
+func discordJSCommand(t *testing.T) *exec.Cmd {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		need(t, "node is not installed (Debian: apt-get install nodejs npm)")
+	}
+	if _, err := os.Stat(filepath.Join("discordjs", "node_modules", "discord.js", "package.json")); err != nil {
+		need(t, "discord.js is not installed: run npm ci in guildkittest/thirdparty/discordjs")
+	}
+	return exec.Command(node, filepath.Join("discordjs", "bot.js"))
+}
+
+// discordPyCommand runs discordpy/bot.py with the operating system's
+// discord.py (GUILDKIT_PYTHON names another interpreter), or skips (fails
+// in CI) when it cannot import discord.
+func discordPyCommand(t *testing.T) *exec.Cmd {
+	python := os.Getenv("GUILDKIT_PYTHON")
+	if python == "" {
+		python = "/usr/bin/python3"
+	}
+	if out, err := exec.Command(python, "-c", "import discord").CombinedOutput(); err != nil {
+		need(t, "%s cannot import discord (Debian: apt-get install python3-discord): %s", python, bytes.TrimSpace(append([]byte(err.Error()+" "), out...)))
+	}
+	return exec.Command(python, filepath.Join("discordpy", "bot.py"))
 }

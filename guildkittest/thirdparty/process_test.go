@@ -34,6 +34,9 @@ type line struct {
 	CustomID          string   `json:"custom_id,omitempty"`
 	Content           string   `json:"content,omitempty"`
 	Message           string   `json:"message,omitempty"`
+	// ChannelID is where a message the bot sent ("sent", "replied") or
+	// read ("history", "deleted") is.
+	ChannelID string `json:"channel_id,omitempty"`
 }
 
 func (l line) String() string {

@@ -11,6 +11,9 @@
 //	GUILDKIT_BASE_URL  the interface's base URL, http://127.0.0.1:PORT/api/v10
 //	GUILDKIT_TOKEN     the bot's token
 //
+// With GUILDKIT_HISTORY_CHANNEL_ID set, once ready it reads that channel's
+// history and deletes the messages that say "delete me".
+//
 // It prints one JSON object per line on standard output, the line protocol
 // described in package thirdparty, and exits when its standard input ends.
 package main
@@ -116,6 +119,9 @@ func main() {
 				ids = append(ids, g.ID)
 			}
 			o.emit(map[string]any{"kind": "ready", "user_id": r.User.ID, "guild_ids": ids})
+			if ch := os.Getenv("GUILDKIT_HISTORY_CHANNEL_ID"); ch != "" {
+				go moderate(s, o, ch)
+			}
 		})
 	})
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
@@ -158,4 +164,27 @@ func main() {
 	}
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	_ = s.Close()
+}
+
+// moderate reads the channel's history and deletes the messages that say
+// "delete me", as a moderation bot does with its library's ordinary calls;
+// it prints a "history" line with how many it read and a "deleted" line
+// for each.
+func moderate(s *discordgo.Session, o *out, channelID string) {
+	msgs, err := s.ChannelMessages(channelID, 50, "", "", "")
+	if err != nil {
+		o.emit(map[string]any{"kind": "error", "message": "history: " + err.Error()})
+		return
+	}
+	o.emit(map[string]any{"kind": "history", "channel_id": channelID, "content": fmt.Sprint(len(msgs))})
+	for _, m := range msgs {
+		if m.Content != "delete me" {
+			continue
+		}
+		if err := s.ChannelMessageDelete(channelID, m.ID); err != nil {
+			o.emit(map[string]any{"kind": "error", "message": "delete: " + err.Error()})
+			continue
+		}
+		o.emit(map[string]any{"kind": "deleted", "id": m.ID, "channel_id": channelID})
+	}
 }

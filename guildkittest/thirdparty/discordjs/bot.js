@@ -27,7 +27,7 @@
 // that started it.
 'use strict';
 
-const { Client, Events, GatewayIntentBits, MessageFlags } = require('discord.js');
+const { Client, EmbedBuilder, Events, GatewayIntentBits, MessageFlags } = require('discord.js');
 
 function emit(line) {
   process.stdout.write(JSON.stringify(line) + '\n');
@@ -75,6 +75,23 @@ client.once(Events.ClientReady, async (c) => {
     emit({ kind: 'rest_error', code: 0, message: 'accepted' });
   } catch (err) {
     emit({ kind: 'rest_error', code: err.code ?? 0, message: `${err.message}` });
+  }
+  // With GUILDKIT_SEND_CHANNEL_ID and GUILDKIT_DM_USER_ID, it posts an
+  // embed to the channel and a DM to the user, as a bot's ordinary calls.
+  const channelId = process.env.GUILDKIT_SEND_CHANNEL_ID;
+  const userId = process.env.GUILDKIT_DM_USER_ID;
+  if (!channelId || !userId) {
+    return;
+  }
+  try {
+    const channel = await c.channels.fetch(channelId);
+    const sent = await channel.send({ embeds: [new EmbedBuilder().setTitle('Report').setDescription('All quiet').setColor(0x2ecc71).addFields({ name: 'members', value: '3', inline: true })] });
+    emit({ kind: 'sent', id: sent.id, channel_id: sent.channelId, content: sent.embeds[0]?.title ?? '' });
+    const user = await c.users.fetch(userId);
+    const dm = await user.send('hello from discord.js');
+    emit({ kind: 'sent', id: dm.id, channel_id: dm.channelId, content: dm.content });
+  } catch (err) {
+    emit({ kind: 'error', message: `send: ${err}` });
   }
 });
 

@@ -13,9 +13,10 @@ Environment (the names the emulator prints):
     GUILDKIT_GATEWAY_URL  the gateway's WebSocket URL, ws://127.0.0.1:PORT
     GUILDKIT_TOKEN        the bot's token
 
-It prints one JSON object per line on standard output, the line protocol
-the Go tests in the parent folder read (see bot.js for the list), and
-exits when its standard input ends.
+It answers the prefix command "!ping" with a reply "pong" (printing a
+"replied" line). It prints one JSON object per line on standard output,
+the line protocol the Go tests in the parent folder read (see bot.js for
+the list), and exits when its standard input ends.
 """
 
 import asyncio
@@ -63,6 +64,10 @@ def main():
     intents.guilds = True
     intents.members = True
     intents.moderation = True
+    # For the prefix command: the messages of guild channels, with their
+    # content (a privileged intent).
+    intents.guild_messages = True
+    intents.message_content = True
     # Debug events give the raw payloads, for their sequence numbers.
     client = discord.Client(intents=intents, enable_debug_events=True)
     ready = False
@@ -112,6 +117,18 @@ def main():
             emit(kind="error", message=f"send_message: {exc}")
             return
         emit(kind="answered", id=str(interaction.id), content=content)
+
+    @client.event
+    async def on_message(message):
+        # A prefix command, as bots wrote them before slash commands.
+        if message.author.bot or message.content != "!ping":
+            return
+        try:
+            reply = await message.reply("pong")
+        except discord.DiscordException as exc:
+            emit(kind="error", message=f"reply: {exc}")
+            return
+        emit(kind="replied", id=str(reply.id), content=reply.content, channel_id=str(reply.channel.id))
 
     @client.event
     async def on_error(event, *args, **kwargs):
