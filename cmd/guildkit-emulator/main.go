@@ -52,6 +52,8 @@
 //	                     reference platform behaves), sliding-window or token-bucket
 //	-route-limit SPEC    limit a route per major parameter, "GET /guilds/{guild.id}=5/1s";
 //	                     repeat the flag for more routes
+//	                     (Create Message is limited to 5 per 5 s per channel unless a
+//	                     -route-limit names "POST /channels/{channel.id}/messages")
 //	-default-route-limit N/PERIOD
 //	                     limit every other route per major parameter (default 1000/1s,
 //	                     roomy, so that every answer carries X-RateLimit-* bucket headers
@@ -133,6 +135,9 @@ import (
 	"github.com/seed012df1e9/guildkit/guildkittest"
 )
 
+// createMessageRoute is Create Message, as -route-limit names it.
+const createMessageRoute = "POST /channels/{channel.id}/messages"
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -169,7 +174,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&gw.ResumeWindow, "resume-window", gw.ResumeWindow, "how long a disconnected session stays resumable, `D`")
 	fs.IntVar(&gw.SendLimit, "send-limit", gw.SendLimit, "payloads a connection may send per 60 s before 4008, `N`")
 	fs.IntVar(&gw.SessionStartTotal, "session-start-total", gw.SessionStartTotal, "IDENTIFYs of a day (session_start_limit.total), `N`")
-	var routeLimits []guildkittest.Option
+	// Create Message's per-channel budget: 5 per 5 s, the messages
+	// document's emulator default (the platform publishes no numbers); a
+	// -route-limit for the same route replaces it.
+	routeLimits := []guildkittest.Option{guildkittest.WithRouteLimit(createMessageRoute, 5, 5*time.Second)}
 	fs.Func("route-limit", "limit a route: `\"GET /guilds/{guild.id}=5/1s\"` (repeatable)", func(v string) error {
 		o, err := parseRouteLimit(v)
 		if err == nil {

@@ -664,3 +664,34 @@ func TestGatewayInteractions(t *testing.T) {
 	assert.Equal(t, "gateway", seen.Delivery.Via)
 	require.NoError(t, <-botDone)
 }
+
+// TestCreateMessageBudget: Create Message gets the messages document's
+// emulator default, 5 per 5 s per channel, with the platform's headers,
+// each channel its own budget; -route-limit replaces it.
+func TestCreateMessageBudget(t *testing.T) {
+	send := func(e *emulator, channel string) (int, http.Header) {
+		req, err := http.NewRequest(http.MethodPost, e.vars["GUILDKIT_BASE_URL"]+"/channels/"+channel+"/messages", strings.NewReader(`{"content":"hi"}`))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bot "+e.vars["GUILDKIT_TOKEN"])
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header
+	}
+	e := start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"))
+	var got []int
+	for range 6 {
+		status, h := send(e, e.vars["GUILDKIT_CHANNEL_ID"])
+		got = append(got, status)
+		assert.Equal(t, "5", h.Get("X-RateLimit-Limit"))
+	}
+	assert.Equal(t, []int{200, 200, 200, 200, 200, 429}, got)
+	e.stop(t)
+
+	e = start(t, "-seed", filepath.Join("..", "..", "examples", "emulator-seed.json"), "-route-limit", "POST /channels/{channel.id}/messages=50/1s")
+	status, h := send(e, e.vars["GUILDKIT_CHANNEL_ID"])
+	assert.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "50", h.Get("X-RateLimit-Limit"))
+	e.stop(t)
+}
