@@ -225,7 +225,11 @@
 // unavailable no process starts a new session (the limiter waits, and
 // tries Redis every second), and a process that saw the outage waits 20 s
 // (a lease and a window) after it began before its next IDENTIFY, in case
-// Redis came back without its keys. Connected shards, and shards that
+// Redis came back without its keys. A shard opened during the outage
+// waits too (StatusWaiting; Open returns only when it is ready, or with
+// ctx's error saying why it waits): the limiter cannot record the budget
+// GET /gateway/bot reported, so the shard asks it again every second and
+// identifies once it took it. Connected shards, and shards that
 // resume, go on. So an outage delays new sessions by its length plus up to
 // 20 s; it never lets two processes identify on one key in one window, and
 // never spends the daily budget blind.

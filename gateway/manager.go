@@ -328,7 +328,9 @@ func (m *Manager) resolve(ctx context.Context) error {
 		}
 		if gb.SessionStartLimit.Total > 0 {
 			if err := m.limiter.SetLimit(ctx, m.token, sessionStart(gb.SessionStartLimit)); err != nil {
-				return fmt.Errorf("gateway: recording the identify budget: %w", err)
+				// Its store is unavailable: each shard records the budget
+				// before its first IDENTIFY, waiting for the store.
+				m.logger().Warn("gateway: the identify limiter did not take the budget; the shards record it before identifying", slog.String("error", err.Error()))
 			}
 		}
 	}

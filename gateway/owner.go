@@ -50,6 +50,11 @@ type owner struct {
 
 	chunks map[string]*chunkCollector // Request Guild Members answers, by nonce
 
+	// limit is the budget GET /gateway/bot reported that the identify
+	// limiter has not taken yet (its store was unavailable); nil once it
+	// has.
+	limit *ratelimit.SessionStartLimit
+
 	fatal error
 }
 
@@ -80,9 +85,10 @@ type dialResult struct {
 }
 
 type acquireResult struct {
-	done func()
-	err  error
-	gen  uint64 // the connection it was for
+	done     func()
+	err      error
+	gen      uint64 // the connection it was for
+	recorded bool   // the budget of limit was recorded
 }
 
 // post arranges for t to reach the owner after d on the shard's clock.
@@ -113,11 +119,50 @@ func (o *owner) findGateway(ctx context.Context) error {
 		o.maxConcurrency = mc
 	}
 	if gb.SessionStartLimit.Total > 0 {
-		if err := s.cfg.limiter.SetLimit(ctx, s.token, sessionStart(gb.SessionStartLimit)); err != nil {
-			return fmt.Errorf("gateway: recording the identify budget: %w", err)
+		l := sessionStart(gb.SessionStartLimit)
+		if err := s.cfg.limiter.SetLimit(ctx, s.token, l); err != nil {
+			// The limiter's store is unavailable (Redis down): the shard
+			// records the budget before its first IDENTIFY, trying again
+			// until the store serves (see recordLimit).
+			s.logger.Warn("gateway: the identify limiter did not take the budget; it is tried again before the first IDENTIFY", slog.String("error", err.Error()))
+			o.limit = &l
 		}
 	}
 	return nil
+}
+
+// limitRetry is how often a shard asks the identify limiter again to record
+// the budget while its store is unavailable: as often as the Redis limiter
+// tries Redis.
+const limitRetry = time.Second
+
+// recordLimit records l in the identify limiter, asking again every
+// limitRetry until it takes it or ctx ends. It runs in the identify
+// helper goroutine, before Acquire: no IDENTIFY goes before the limiter
+// knows the budget. The last failure is kept for Open's error.
+func (s *Shard) recordLimit(ctx context.Context, l ratelimit.SessionStartLimit) error {
+	for n := 0; ; n++ {
+		err := s.cfg.limiter.SetLimit(ctx, s.token, l)
+		if err == nil {
+			s.limiterErr.Store(nil)
+			if n > 0 {
+				s.logger.Info("gateway: the identify limiter took the budget")
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.limiterErr.Store(&err)
+		wake := make(chan struct{})
+		stop := s.cfg.clock.AfterFunc(limitRetry, func() { close(wake) })
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			stop()
+			return ctx.Err()
+		}
+	}
 }
 
 // run is the owner goroutine.
@@ -200,13 +245,23 @@ func (o *owner) acquire(c *conn) {
 	s.setStatus(StatusWaiting, nil)
 	ctx, cancel := context.WithCancel(s.waitCtx)
 	o.stopAcquire = cancel
+	limit, maxConcurrency := o.limit, o.maxConcurrency
 	s.helpers.Add(1)
 	go func() {
 		defer s.helpers.Done()
 		defer cancel()
-		done, err := s.cfg.limiter.Acquire(ctx, s.token, s.cfg.shard[0], o.maxConcurrency)
+		var done func()
+		var err error
+		recorded := false
+		if limit != nil {
+			err = s.recordLimit(ctx, *limit)
+			recorded = err == nil
+		}
+		if err == nil {
+			done, err = s.cfg.limiter.Acquire(ctx, s.token, s.cfg.shard[0], maxConcurrency)
+		}
 		select {
-		case s.acqc <- acquireResult{done: done, err: err, gen: c.gen}:
+		case s.acqc <- acquireResult{done: done, err: err, gen: c.gen, recorded: recorded}:
 		case <-s.stopped:
 			if done != nil {
 				done()
@@ -218,6 +273,9 @@ func (o *owner) acquire(c *conn) {
 func (o *owner) acquired(r acquireResult) {
 	s := o.s
 	o.stopAcquire = nil
+	if r.recorded {
+		o.limit = nil
+	}
 	if r.gen != o.gen || o.c == nil {
 		// The connection it was for is gone.
 		if r.done != nil {

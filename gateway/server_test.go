@@ -5,11 +5,13 @@ package gateway_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/gateway"
 	"github.com/seed012df1e9/guildkit/guildkittest"
+	"github.com/seed012df1e9/guildkit/ratelimit"
 )
 
 const patience = 10 * time.Second // a failure bound, never a sleep
@@ -55,14 +58,22 @@ func (c *armedClock) forget() {
 // the server's clock by d.
 func (c *armedClock) advanceWhenArmed(t *testing.T, d time.Duration) {
 	t.Helper()
+	c.waitArmed(t, d, true)
+	c.AdvanceClock(d)
+}
+
+// waitArmed waits until the shard armed a wait of d; take forgets it.
+func (c *armedClock) waitArmed(t *testing.T, d time.Duration, take bool) {
+	t.Helper()
 	deadline := time.After(patience)
 	for {
 		c.mu.Lock()
 		for i, a := range c.armed {
 			if a == d {
-				c.armed = append(c.armed[:i:i], c.armed[i+1:]...)
+				if take {
+					c.armed = append(c.armed[:i:i], c.armed[i+1:]...)
+				}
 				c.mu.Unlock()
-				c.AdvanceClock(d)
 				return
 			}
 		}
@@ -484,4 +495,59 @@ func TestServerUpdatePresenceAndIdentify(t *testing.T) {
 	var ve *guildkit.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Len(t, ve.Problems, 3, "status, activity name, url without Streaming")
+}
+
+// storeDownLimiter is an identify limiter whose store is unavailable while
+// down is set: SetLimit fails at once, as the Redis one's does.
+type storeDownLimiter struct {
+	*ratelimit.MemoryIdentifyLimiter
+	down  atomic.Bool
+	tries atomic.Int32
+}
+
+var errStoreDown = errors.New("store unavailable")
+
+func (l *storeDownLimiter) SetLimit(ctx context.Context, token string, sl ratelimit.SessionStartLimit) error {
+	l.tries.Add(1)
+	if l.down.Load() {
+		return errStoreDown
+	}
+	return l.MemoryIdentifyLimiter.SetLimit(ctx, token, sl)
+}
+
+// TestServerOpenWaitsForTheLimitersStore: a shard opened while the
+// identify limiter cannot record the budget does not give up, nor stay
+// idle: it waits, says why when Open's context ends, asks again every
+// second, and identifies once the store serves, with the budget recorded
+// first.
+func TestServerOpenWaitsForTheLimitersStore(t *testing.T) {
+	t.Parallel()
+	// One shard, one IDENTIFY: the limiter's own clock never makes it wait.
+	lim := &storeDownLimiter{MemoryIdentifyLimiter: ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{})}
+	lim.down.Store(true)
+	e := newEnv(t, gateway.WithIdentifyLimiter(lim))
+	ctx, cancel := context.WithCancel(t.Context())
+	opened := make(chan error, 1)
+	go func() { opened <- e.shard.Open(ctx) }()
+	// Connected, HELLO came: the shard waits for the store, asking again
+	// each second.
+	e.clock.advanceWhenArmed(t, time.Second)
+	e.clock.advanceWhenArmed(t, time.Second)
+	e.clock.waitArmed(t, time.Second, false) // the second retry failed too
+	assert.Equal(t, int32(4), lim.tries.Load(), "after GET /gateway/bot, once HELLO came, then once a second")
+	assert.Equal(t, gateway.StatusWaiting, e.shard.Status())
+	cancel()
+	err := <-opened
+	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, err, errStoreDown)
+	assert.Contains(t, err.Error(), "waits for the identify limiter")
+	assert.Equal(t, gateway.StatusWaiting, e.shard.Status(), "the shard keeps trying after Open returned")
+	assert.Empty(t, e.srv.GatewaySessions(), "no IDENTIFY before the budget is recorded")
+
+	lim.down.Store(false)
+	e.clock.advanceWhenArmed(t, time.Second)
+	e.sig.wait(t, guildkit.GatewayReady, 1)
+	remaining, set := lim.Remaining(e.srv.Token())
+	assert.True(t, set, "the budget was recorded")
+	assert.Equal(t, 999, remaining, "and the IDENTIFY counted against it")
 }

@@ -78,7 +78,8 @@ type Shard struct {
 	err        error         // why run stopped; read after done
 	final      Session       // the session when run stopped; read after done
 	status     atomic.Int32
-	helpers    sync.WaitGroup // dials, limiter waits, readers, closes
+	limiterErr atomic.Pointer[error] // why the identify limiter did not take the budget, while it does not
+	helpers    sync.WaitGroup        // dials, limiter waits, readers, closes
 
 	queue        chan queued   // events to the handlers, in order; run sends, dispatch receives
 	dispatchDone chan struct{} // closed when dispatch has returned
@@ -194,7 +195,12 @@ func (s *Shard) Err() error {
 // Close or End to stop it. The shard runs until Close or End, reconnecting
 // as the package doc's table says.
 //
-// Open asks GET /gateway/bot when the shard has a client ([WithClient]).
+// Open asks GET /gateway/bot when the shard has a client ([WithClient]),
+// and hands its identify budget to the identify limiter. When the
+// limiter's store is unavailable (Redis down), the shard does not give
+// up: it waits (StatusWaiting) and asks the limiter again every second
+// until it takes the budget, then identifies; if ctx ends meanwhile,
+// Open's error says that the shard waits for the limiter, and why.
 // It warns (in the log) of every handler whose event needs an intent the
 // shard does not ask for.
 func (s *Shard) Open(ctx context.Context) error {
@@ -229,6 +235,9 @@ func (s *Shard) Open(ctx context.Context) error {
 		}
 		return s.err
 	case <-ctx.Done():
+		if le := s.limiterErr.Load(); le != nil {
+			return fmt.Errorf("gateway: Open: %w; the shard waits for the identify limiter, which is unavailable: %w", ctx.Err(), *le)
+		}
 		return ctx.Err()
 	}
 }

@@ -82,8 +82,10 @@
 // starts a new session (Acquire waits, trying Redis every second), and a
 // process that saw the outage waits a lease and a window (20s) after it
 // began before its next IDENTIFY, in case Redis came back without the keys
-// taken just before. Connected shards, and shards that resume, go on.
-// So an outage delays new sessions by its length plus up to 20s; it never
+// taken just before. SetLimit does not wait: it returns an error wrapping
+// [ErrUnavailable] at once, and a gateway shard opened during the outage
+// asks it again every second before its first IDENTIFY. Connected shards,
+// and shards that resume, go on. So an outage delays new sessions by its length plus up to 20s; it never
 // lets two processes identify on one key in one window, and never spends
 // the budget blind. A Redis that loses its data also loses the day's
 // count: it is learned again from the next GET /gateway/bot (SetLimit).
