@@ -3,6 +3,7 @@ package guildkit
 import (
 	"context"
 	"maps"
+	"net/http"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -10,8 +11,9 @@ import (
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
-// ChannelService handles the operations on guild channels and threads. Reach it through
-// [Client].Channels.
+// ChannelService handles the operations on channels and threads: the guild's
+// channels, Get (a DM channel too) and the typing indicator. Reach it
+// through [Client].Channels; their messages are [MessageService]'s.
 type ChannelService service
 
 // Channel is a guild channel or thread. The interface names the fields it
@@ -424,4 +426,29 @@ func (s *ChannelService) ListActiveThreads(ctx context.Context, guildID Snowflak
 		return nil, err
 	}
 	return &out, nil
+}
+
+// Get returns a channel: a guild channel, a thread, or a DM channel (type
+// 1, with its recipient and no guild, name or position). A missing channel,
+// or one the bot cannot see, gives an [*APIError] matching
+// [ErrUnknownChannel] (10003).
+//
+// Spec: "Get Channel" — GET /channels/{channel.id}
+func (s *ChannelService) Get(ctx context.Context, channelID Snowflake, opts ...RequestOption) (*Channel, error) {
+	var ch Channel
+	if _, err := s.c.do(ctx, &request{method: http.MethodGet, route: "/channels/{channel.id}", path: []any{channelID}, opts: opts}, &ch); err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}
+
+// TriggerTyping shows the bot as typing in a channel for 10 seconds, or
+// until it sends a message there. Trigger it only before a reply that
+// takes a while. The platform names no permission; the in-memory server
+// asks for VIEW_CHANNEL and SEND_MESSAGES. Answers 204. Emits TYPING_START.
+//
+// Spec: "Trigger Typing Indicator" — POST /channels/{channel.id}/typing
+func (s *ChannelService) TriggerTyping(ctx context.Context, channelID Snowflake, opts ...RequestOption) error {
+	_, err := s.c.do(ctx, &request{method: http.MethodPost, route: "/channels/{channel.id}/typing", path: []any{channelID}, opts: opts}, nil)
+	return err
 }

@@ -130,7 +130,9 @@ type Client struct {
 	reservedWebhookNames []string // nil means defaultReservedWebhookNames
 
 	Guilds   *GuildService   // guild settings, widget, welcome screen, onboarding, incidents, integrations
-	Channels *ChannelService // guild channels and threads
+	Channels *ChannelService // channels and threads, typing
+	Messages *MessageService // messages of channels and DMs, reactions
+	Users    *UserService    // users: DM channels
 	Members  *MemberService  // guild members and prune
 	Bans     *BanService     // bans
 	Roles    *RoleService    // roles
@@ -347,6 +349,8 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 	s := service{c}
 	c.Guilds = (*GuildService)(&s)
 	c.Channels = (*ChannelService)(&s)
+	c.Messages = (*MessageService)(&s)
+	c.Users = (*UserService)(&s)
 	c.Members = (*MemberService)(&s)
 	c.Bans = (*BanService)(&s)
 	c.Roles = (*RoleService)(&s)

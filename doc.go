@@ -7,8 +7,8 @@
 //	client, err := guildkit.New(guildkit.BotToken(token), guildkit.WithBaseURL(baseURL))
 //	guild, err := client.Guilds.Get(ctx, guildID, nil)
 //
-// The client's services ([Client].Guilds, Channels, Members, Bans, Roles,
-// Invites, Webhooks) group the operations by resource. Every method takes a
+// The client's services ([Client].Guilds, Channels, Messages, Users,
+// Members, Bans, Roles, Invites, Webhooks) group the operations by resource. Every method takes a
 // context first and returns a typed result and an error. Each method's
 // documentation says what the interface requires of the caller (the
 // permission, whether it accepts [WithReason], the events it emits, its
@@ -221,6 +221,39 @@
 // a command's options typed, with the chosen subcommand resolved. The
 // interface's documents do not cover commands; this follows the reference
 // platform's v10 application commands.
+//
+// # Messages
+//
+// [MessageService] (c.Messages) posts, reads, edits and deletes the
+// messages of channels and DMs: List and All (history, newest first, by
+// the before cursor), Get, Create (content, embeds, allowed mentions,
+// replies and forwards, components including V2, stickers, streamed
+// files, flags, a nonce with EnforceNonce for a Create that is safe to
+// repeat), Edit, Delete, BulkDelete (2 to 100 messages, none older than 14
+// days, refused before sending), and the bot's own reactions (React,
+// Unreact). [UserService.CreateDM] opens a DM channel, which Create then
+// sends to; [ChannelService.TriggerTyping] shows the bot typing. Every rule
+// of the platform that the client can check is checked before sending and
+// reported all at once ([MessageCreateParams]); the codes a bot meets have
+// sentinels: [ErrUnknownChannel], [ErrUnknownMessage],
+// [ErrMissingPermissions], [ErrCannotSendToUser], [ErrMessageTooOld]. Each
+// channel's message routes have their own rate-limit bucket.
+//
+// The services follow the API map of the design: one service for
+// messages, as for every other resource, rather than more methods on
+// [ChannelService], which holds the channels themselves. [NewEmbed] builds
+// an embed and [Embed.Validate] checks it with every problem's path;
+// [User.Mention], [Role.Mention], [Channel.Mention], [MentionCommand],
+// [FormatTimestamp] write mentions and timestamps, [EscapeMarkdown] and
+// [EscapeMentions] make user-provided text safe to show, and
+// [FindMentions] reads mentions back.
+//
+// There is no prefix-command helper ("!ping") on purpose: the platform's
+// commands (package interactions' router, [CommandService]) are how a bot
+// takes commands, with typed options, permissions and no need for the
+// privileged MESSAGE_CONTENT intent. A bot that must read messages
+// registers a gateway handler for MESSAGE_CREATE that declares it reads
+// content (package gateway).
 //
 // # Testing
 //

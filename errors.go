@@ -45,6 +45,25 @@ var (
 	// interaction: error code [CodeInteractionAcknowledged] (40060), from
 	// the service or found before sending by package interactions.
 	ErrInteractionAcknowledged = errors.New("guildkit: interaction has already been acknowledged")
+
+	// ErrUnknownChannel matches error code [CodeUnknownChannel] (10003): the
+	// channel does not exist, or the bot cannot see that it does.
+	ErrUnknownChannel = errors.New("guildkit: unknown channel")
+	// ErrUnknownMessage matches error code [CodeUnknownMessage] (10008): the
+	// message does not exist (also a reply to a missing message, unless
+	// fail_if_not_exists is false).
+	ErrUnknownMessage = errors.New("guildkit: unknown message")
+	// ErrMissingPermissions matches error code [CodeMissingPermissions]
+	// (50013): the bot lacks a permission the operation needs.
+	ErrMissingPermissions = errors.New("guildkit: missing permissions")
+	// ErrCannotSendToUser matches error code [CodeCannotSendToUser] (50007):
+	// the user does not take direct messages from the bot (privacy
+	// settings, a block, a bot as recipient).
+	ErrCannotSendToUser = errors.New("guildkit: cannot send messages to this user")
+	// ErrMessageTooOld matches error code [CodeMessageTooOldToBulkDelete]
+	// (50034): a bulk delete named a message older than 14 days. The
+	// client refuses such ids before sending when their snowflakes say so.
+	ErrMessageTooOld = errors.New("guildkit: a message is too old to bulk delete")
 )
 
 // ErrorCode is the interface's numeric error code, carried in the "code" field
@@ -64,6 +83,7 @@ const (
 	CodeUnknownMessage       ErrorCode = 10008
 	CodeUnknownRole          ErrorCode = 10011
 	CodeUnknownUser          ErrorCode = 10013
+	CodeUnknownEmoji         ErrorCode = 10014 // a reaction's emoji
 	CodeUnknownWebhook       ErrorCode = 10015
 	CodeUnknownBan           ErrorCode = 10026
 	CodeUnknownInteraction   ErrorCode = 10062
@@ -74,11 +94,25 @@ const (
 	// response (the reference platform's 40060).
 	CodeInteractionAcknowledged ErrorCode = 40060
 	CodeMissingAccess           ErrorCode = 50001
+	// CodeCannotEditOthersMessage: only a message's author may change
+	// more than its flags.
+	CodeCannotEditOthersMessage ErrorCode = 50005
+	CodeEmptyMessage            ErrorCode = 50006 // a message with nothing to show
+	CodeCannotSendToUser        ErrorCode = 50007 // the user takes no DMs from the bot
+	CodeCannotSendInChannel     ErrorCode = 50008 // the channel holds no messages (a category)
 	CodeMissingPermissions      ErrorCode = 50013
-	CodeInvalidWebhookToken     ErrorCode = 50027
-	CodeInvalidFormBody         ErrorCode = 50035
-	CodeInvalidRequest          ErrorCode = 50109
-	CodeFailedToBanUsers        ErrorCode = 500000
+	// CodeBulkDeleteCount: a bulk delete of fewer than 2 or more than 100
+	// messages.
+	CodeBulkDeleteCount     ErrorCode = 50016
+	CodeInvalidWebhookToken ErrorCode = 50027
+	// CodeMessageTooOldToBulkDelete: a bulk delete named a message older
+	// than 14 days.
+	CodeMessageTooOldToBulkDelete ErrorCode = 50034
+	CodeInvalidFormBody           ErrorCode = 50035
+	CodeInvalidRequest            ErrorCode = 50109
+	// CodeReplyWithoutHistory: a reply needs READ_MESSAGE_HISTORY.
+	CodeReplyWithoutHistory ErrorCode = 160002
+	CodeFailedToBanUsers    ErrorCode = 500000
 )
 
 // FieldError is one problem with one field, with its path ("roles[0]",
@@ -171,8 +205,10 @@ func (e *APIError) Error() string {
 
 // Is matches the sentinel for the status: [ErrBadRequest], [ErrUnauthorized],
 // [ErrForbidden], [ErrNotFound], [ErrRateLimited] or [ErrServer]; and
-// [ErrBulkBanFailed], [ErrUnknownInteraction] and
-// [ErrInteractionAcknowledged] by their codes.
+// [ErrBulkBanFailed], [ErrUnknownInteraction],
+// [ErrInteractionAcknowledged], [ErrUnknownChannel], [ErrUnknownMessage],
+// [ErrMissingPermissions], [ErrCannotSendToUser] and [ErrMessageTooOld] by
+// their codes.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
@@ -193,6 +229,16 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeUnknownInteraction
 	case ErrInteractionAcknowledged:
 		return e.Code == CodeInteractionAcknowledged
+	case ErrUnknownChannel:
+		return e.Code == CodeUnknownChannel
+	case ErrUnknownMessage:
+		return e.Code == CodeUnknownMessage
+	case ErrMissingPermissions:
+		return e.Code == CodeMissingPermissions
+	case ErrCannotSendToUser:
+		return e.Code == CodeCannotSendToUser
+	case ErrMessageTooOld:
+		return e.Code == CodeMessageTooOldToBulkDelete
 	}
 	return false
 }

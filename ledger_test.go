@@ -132,6 +132,9 @@ func TestOperationLedger(t *testing.T) {
 	gatewayOps := readOperationsFile(t, "gateway_operations.txt")
 	require.Len(t, gatewayOps, 2, "gateway.md §1.1 lists 2 routes")
 	ops = append(ops, gatewayOps...)
+	messageOps := readOperationsFile(t, "message_operations.txt")
+	require.Len(t, messageOps, 11, "messages.md §2.1 lists 12 routes; Crosspost Message is left out")
+	ops = append(ops, messageOps...)
 	claimed := readSpecLines(t)
 	known := map[string]operation{}
 	for _, op := range ops {

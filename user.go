@@ -1,5 +1,16 @@
 package guildkit
 
+import (
+	"context"
+	"net/http"
+
+	"github.com/seed012df1e9/guildkit/wire"
+)
+
+// UserService handles the operations on users: opening a DM channel. Reach
+// it through [Client].Users.
+type UserService service
+
 // User is a user account, person or bot. The interface's documents use the
 // user object without listing its fields; these are the reference platform's.
 // Fields that may be both absent and null are [Opt]s, so a decoded user
@@ -48,4 +59,31 @@ func (u *User) DisplayName() string {
 type AvatarDecorationData struct {
 	Asset string    `json:"asset"`
 	SKUID Snowflake `json:"sku_id"`
+}
+
+// dmCreate is the body of Create DM.
+type dmCreate struct {
+	RecipientID Snowflake `json:"recipient_id"`
+}
+
+// CreateDM opens the bot's DM channel with a user (type 1, with the user in
+// Recipients) and returns it; if one is open already, that one. Send to it
+// with [MessageService.Create] on its id; the user may refuse, with
+// [ErrCannotSendToUser] (50007). No gateway event announces the channel.
+// Opening many DMs quickly gets the bot limited or blocked (40003): open
+// one in answer to a user's action.
+//
+// Spec: "Create DM" — POST /users/@me/channels
+func (s *UserService) CreateDM(ctx context.Context, recipientID Snowflake, opts ...RequestOption) (*Channel, error) {
+	var v ValidationError
+	if recipientID == 0 {
+		v.Add("recipient_id", wire.CodeRequired, "the user to open a DM with is required")
+		return nil, v.Err()
+	}
+	var ch Channel
+	if _, err := s.c.do(ctx, &request{method: http.MethodPost, route: "/users/@me/channels",
+		body: dmCreate{RecipientID: recipientID}, opts: opts}, &ch); err != nil {
+		return nil, err
+	}
+	return &ch, nil
 }
