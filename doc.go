@@ -251,9 +251,7 @@
 // There is no prefix-command helper ("!ping") on purpose: the platform's
 // commands (package interactions' router, [CommandService]) are how a bot
 // takes commands, with typed options, permissions and no need for the
-// privileged MESSAGE_CONTENT intent. A bot that must read messages
-// registers a gateway handler for MESSAGE_CREATE that declares it reads
-// content (package gateway).
+// privileged MESSAGE_CONTENT intent.
 //
 // # Testing
 //
