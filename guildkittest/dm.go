@@ -123,13 +123,8 @@ func (s *Server) createDM(c *call) {
 // getChannel: Get Channel. A guild channel or thread for a member who can
 // see it (VIEW_CHANNEL, else 403 50001); a DM for one of its two users.
 func (s *Server) getChannel(c *call) {
-	id, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
+	t, ok := s.callTargetLocked(c)
 	if !ok {
-		return
-	}
-	t, cerr := s.chatTargetLocked(id, c.user)
-	if cerr != nil {
-		cerr.answer(c)
 		return
 	}
 	if t.dm != nil {

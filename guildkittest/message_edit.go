@@ -171,13 +171,8 @@ func (s *Server) dropMessageLocked(wm *webhookMessage) {
 // than 14 days (50034). Unknown ids count but are skipped. Emits
 // MESSAGE_DELETE_BULK with the ids deleted.
 func (s *Server) bulkDeleteMessages(c *call) {
-	id, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
+	t, ok := s.callTargetLocked(c)
 	if !ok {
-		return
-	}
-	t, cerr := s.chatTargetLocked(id, c.user)
-	if cerr != nil {
-		cerr.answer(c)
 		return
 	}
 	if t.dm != nil {
@@ -283,6 +278,21 @@ func parseReactionEmoji(t *chatTarget, raw string) (reactionEmoji, *chatError) {
 	return reactionEmoji{}, bad
 }
 
+// callReactionLocked resolves {channel_id}, {message_id} and {emoji} for
+// the caller, answering the refusal when there is one.
+func (s *Server) callReactionLocked(c *call) (*chatTarget, *webhookMessage, reactionEmoji, bool) {
+	t, wm, cerr := s.callMessageLocked(c)
+	var e reactionEmoji
+	if cerr == nil {
+		e, cerr = parseReactionEmoji(t, c.r.PathValue("emoji"))
+	}
+	if cerr != nil {
+		cerr.answer(c)
+		return nil, nil, e, false
+	}
+	return t, wm, e, true
+}
+
 // reactionsJSON is a message's reactions as viewer sees them.
 func reactionsJSON(rs []reactionState, viewer guildkit.Snowflake) []map[string]any {
 	out := make([]map[string]any, 0, len(rs))
@@ -299,14 +309,8 @@ func reactionsJSON(rs []reactionState, viewer guildkit.Snowflake) []map[string]a
 // for an emoji nobody used on the message yet; at most 20 emoji (30010).
 // Emits MESSAGE_REACTION_ADD.
 func (s *Server) createReaction(c *call) {
-	t, wm, cerr := s.callMessageLocked(c)
-	if cerr != nil {
-		cerr.answer(c)
-		return
-	}
-	e, cerr := parseReactionEmoji(t, c.r.PathValue("emoji"))
-	if cerr != nil {
-		cerr.answer(c)
+	t, wm, e, ok := s.callReactionLocked(c)
+	if !ok {
 		return
 	}
 	if wm.chat == nil {
@@ -359,14 +363,8 @@ func (s *Server) reactionEventLocked(t *chatTarget, wm *webhookMessage, user gui
 // deleteOwnReaction: Delete Own Reaction. Emits MESSAGE_REACTION_REMOVE
 // when the caller had reacted.
 func (s *Server) deleteOwnReaction(c *call) {
-	t, wm, cerr := s.callMessageLocked(c)
-	if cerr != nil {
-		cerr.answer(c)
-		return
-	}
-	e, cerr := parseReactionEmoji(t, c.r.PathValue("emoji"))
-	if cerr != nil {
-		cerr.answer(c)
+	t, wm, e, ok := s.callReactionLocked(c)
+	if !ok {
 		return
 	}
 	if st := wm.chat; st != nil {
@@ -387,13 +385,8 @@ func (s *Server) deleteOwnReaction(c *call) {
 // send (messages.md, "unsure"); emits TYPING_START (timestamp in Unix
 // seconds).
 func (s *Server) triggerTyping(c *call) {
-	id, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
+	t, ok := s.callTargetLocked(c)
 	if !ok {
-		return
-	}
-	t, cerr := s.chatTargetLocked(id, c.user)
-	if cerr != nil {
-		cerr.answer(c)
 		return
 	}
 	send := guildkit.PermissionSendMessages

@@ -65,19 +65,7 @@ func (s *Server) chatMessageExtrasLocked(ev *gwEvent, m guildkit.Message, extra 
 		}
 		extra["mentions"] = mentions
 	}
-	if st.ref != nil {
-		extra["message_reference"] = st.ref
-		if st.ref.Type == 0 {
-			if target, ok := s.wh().messages[st.ref.MessageID]; ok {
-				extra["referenced_message"] = json.RawMessage(objectWith(copyWebhookMessage(target.msg), nil, nil))
-			} else {
-				extra["referenced_message"] = nil
-			}
-		}
-	}
-	if st.snapshot != nil {
-		extra["message_snapshots"] = []any{map[string]any{"message": st.snapshot}}
-	}
+	s.referenceExtrasLocked(st, extra)
 	if st.nonce != nil && ev.name == string(guildkit.EventMessageCreate) {
 		extra["nonce"] = st.nonce
 	}

@@ -273,10 +273,10 @@ func embedProblems(problems map[string]string, embeds []guildkit.Embed) {
 	}
 }
 
-// chatComponents decodes and checks a message's components: interactive
-// ones only for a bot author (users' clients send none), in the
-// message's mode.
-func chatComponents(raw json.RawMessage, v2, bot bool) (components.List, *chatError) {
+// chatComponents decodes and checks a message's components, in the
+// message's mode: interactive ones only when interactive is set (a bot
+// author, an application-owned webhook; users' clients send none).
+func chatComponents(raw json.RawMessage, v2, interactive bool) (components.List, *chatError) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -288,7 +288,7 @@ func chatComponents(raw json.RawMessage, v2, bot bool) (components.List, *chatEr
 	if v2 {
 		target = components.V2Message
 	}
-	if !bot {
+	if !interactive {
 		target |= components.NonInteractive
 	}
 	if err := components.Validate(target, list...); err != nil {
@@ -601,19 +601,7 @@ func (s *Server) messageAnswerLocked(wm *webhookMessage, viewer guildkit.Snowfla
 	m := copyWebhookMessage(wm.msg)
 	extra := map[string]any{}
 	if st := wm.chat; st != nil {
-		if st.ref != nil {
-			extra["message_reference"] = st.ref
-			if st.ref.Type == 0 {
-				if target, ok := s.wh().messages[st.ref.MessageID]; ok {
-					extra["referenced_message"] = json.RawMessage(objectWith(copyWebhookMessage(target.msg), nil, nil))
-				} else {
-					extra["referenced_message"] = nil
-				}
-			}
-		}
-		if st.snapshot != nil {
-			extra["message_snapshots"] = []any{map[string]any{"message": st.snapshot}}
-		}
+		s.referenceExtrasLocked(st, extra)
 		if len(st.reactions) > 0 {
 			extra["reactions"] = reactionsJSON(st.reactions, viewer)
 		}
@@ -677,6 +665,40 @@ func (s *Server) getMessage(c *call) {
 	c.json(http.StatusOK, s.messageAnswerLocked(wm, c.user, false))
 }
 
+// callTargetLocked resolves {channel_id} for the caller, answering the
+// refusal when there is one.
+func (s *Server) callTargetLocked(c *call) (*chatTarget, bool) {
+	id, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
+	if !ok {
+		return nil, false
+	}
+	t, cerr := s.chatTargetLocked(id, c.user)
+	if cerr != nil {
+		cerr.answer(c)
+		return nil, false
+	}
+	return t, true
+}
+
+// referenceExtrasLocked adds a reply's message_reference and
+// referenced_message (null when deleted), and a forward's reference and
+// snapshot, to extra.
+func (s *Server) referenceExtrasLocked(st *chatState, extra map[string]any) {
+	if st.ref != nil {
+		extra["message_reference"] = st.ref
+		if st.ref.Type == 0 {
+			if target, ok := s.wh().messages[st.ref.MessageID]; ok {
+				extra["referenced_message"] = json.RawMessage(objectWith(copyWebhookMessage(target.msg), nil, nil))
+			} else {
+				extra["referenced_message"] = nil
+			}
+		}
+	}
+	if st.snapshot != nil {
+		extra["message_snapshots"] = []any{map[string]any{"message": st.snapshot}}
+	}
+}
+
 // callMessageLocked resolves {channel_id} and {message_id} for the caller.
 func (s *Server) callMessageLocked(c *call) (*chatTarget, *webhookMessage, *chatError) {
 	chID, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
@@ -699,13 +721,8 @@ func (s *Server) callMessageLocked(c *call) (*chatTarget, *webhookMessage, *chat
 // READ_MESSAGE_HISTORY the answer is []. around, before and after (at most
 // one), limit 1–100 (default 50); newest first.
 func (s *Server) listMessages(c *call) {
-	id, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
+	t, ok := s.callTargetLocked(c)
 	if !ok {
-		return
-	}
-	t, cerr := s.chatTargetLocked(id, c.user)
-	if cerr != nil {
-		cerr.answer(c)
 		return
 	}
 	q := c.r.URL.Query()

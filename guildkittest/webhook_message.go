@@ -3,7 +3,6 @@ package guildkittest
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -164,36 +163,9 @@ func (c *call) messageComponents(e *webhookEntry, raw json.RawMessage, v2 bool) 
 	if !owned && c.r.URL.Query().Get("with_components") != "true" {
 		return nil, false, true
 	}
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true, true
-	}
-	if err := json.Unmarshal(raw, &list); err != nil {
-		c.formError(map[string]string{"components": "Invalid components: " + err.Error()})
-		return nil, false, false
-	}
-	target := components.LegacyMessage
-	if v2 {
-		target = components.V2Message
-	}
-	if !owned {
-		target |= components.NonInteractive
-	}
-	if err := components.Validate(target, list...); err != nil {
-		problems := map[string]string{}
-		var ve *guildkit.ValidationError
-		if errors.As(err, &ve) {
-			for _, p := range ve.Problems {
-				key := strings.NewReplacer("[", ".", "]", "").Replace(wire.JoinPath("components", p.Path))
-				if prev, dup := problems[key]; dup {
-					problems[key] = prev + "; " + p.Message
-				} else {
-					problems[key] = p.Message
-				}
-			}
-		} else {
-			problems["components"] = err.Error()
-		}
-		c.formError(problems)
+	list, cerr := chatComponents(raw, v2, owned)
+	if cerr != nil {
+		cerr.answer(c)
 		return nil, false, false
 	}
 	return list, true, true
