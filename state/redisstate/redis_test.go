@@ -2,6 +2,7 @@ package redisstate_test
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -14,6 +15,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if orders := os.Getenv(childEnv); orders != "" {
+		// A child process of the multi-process test: see runChild.
+		os.Exit(runChild(orders))
+	}
 	// The tests stop Redis on purpose; go-redis's own log of failed dials
 	// would only be noise.
 	redis.SetLogger(quietLogger{})
