@@ -376,7 +376,8 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL 
 	if !resumeURL {
 		s.ensureResumeListener()
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	cw := &corkingWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(cw, r, &websocket.AcceptOptions{
 		// The platform's compression is its own (zlib-stream,
 		// zstd-stream); the WebSocket extension is declined.
 		CompressionMode:    websocket.CompressionDisabled,
@@ -406,7 +407,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL 
 	if resumeURL {
 		url = "resume"
 	}
-	c := newGatewayConn(s, ws, version, compress, url, r.RemoteAddr)
+	c := newGatewayConn(s, ws, cw.conn, version, compress, url, r.RemoteAddr)
 	c.run()
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -50,6 +49,7 @@ type gwCtl struct {
 type gwConn struct {
 	s         *Server
 	ws        *websocket.Conn
+	tcp       *corkConn // ws's connection: flush corks it
 	version   string
 	transport string // "", zlib-stream or zstd-stream
 	url       string // "gateway" or "resume": which URL it came to
@@ -71,8 +71,11 @@ type gwConn struct {
 	zbuf       bytes.Buffer
 	zw         *zlib.Writer
 	zenc       *zstd.Encoder
-	withhold   bool // withhold_acks
-	silent     bool // silence
+	withhold   bool      // withhold_acks
+	silent     bool      // silence
+	corked     bool      // flush is gathering writes in tcp
+	batch      []gwEntry // flush's batch, reused
+	frame      []byte    // flush's frame buffer, reused (the library copies it)
 	sends      []time.Time
 	stopHB     func() bool
 	interval   time.Duration
@@ -81,10 +84,10 @@ type gwConn struct {
 	prelog     []GatewayFrame       // frames before a session exists
 }
 
-func newGatewayConn(s *Server, ws *websocket.Conn, version, transport, url, remote string) *gwConn {
+func newGatewayConn(s *Server, ws *websocket.Conn, tcp *corkConn, version, transport, url, remote string) *gwConn {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &gwConn{
-		s: s, ws: ws, version: version, transport: transport, url: url, remote: remote,
+		s: s, ws: ws, tcp: tcp, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
 		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
 		clientCode: -1,
@@ -337,12 +340,19 @@ func (c *gwConn) write(frame []byte, big bool) error {
 		_ = zw.Close()
 		typ, out = websocket.MessageBinary, b.Bytes()
 	}
+	if c.corked {
+		// Gathered, not written: uncork's deadline bounds the write.
+		return c.ws.Write(c.ctx, typ, out)
+	}
 	ctx, cancel := context.WithTimeout(c.ctx, gatewayWriteTimeout)
 	defer cancel()
 	return c.ws.Write(ctx, typ, out)
 }
 
-// flush writes the session's dispatches not yet written, in order.
+// flush writes the session's dispatches not yet written, in order: each
+// its own WebSocket message, a batch of them (up to flushBatch) logged
+// under one lock and written to the connection in one write, with one
+// deadline (gatewayWriteTimeout).
 func (c *gwConn) flush() error {
 	h := &c.s.gw
 	for {
@@ -361,15 +371,49 @@ func (c *gwConn) flush() error {
 			h.mu.Unlock()
 			return nil
 		}
-		batch := slices.Clone(sess.buf[i:min(len(sess.buf), i+64)])
-		sess.written = batch[len(batch)-1].seq
+		c.batch = append(c.batch[:0], sess.buf[i:min(len(sess.buf), i+flushBatch)]...)
+		sess.written = c.batch[len(c.batch)-1].seq
+		now := c.s.Now()
+		for _, e := range c.batch {
+			sess.logLocked(GatewayFrame{At: now, Direction: FrameOut, Op: opDispatch, Seq: e.seq, Name: e.name, data: e.d})
+		}
 		h.mu.Unlock()
-		for _, e := range batch {
-			if err := c.send(opDispatch, e.d, e.seq, e.name); err != nil {
-				return err
-			}
+		err := c.writeBatch(c.batch)
+		clear(c.batch) // the entries' payloads are the session's to drop
+		if cap(c.batch) > 8 {
+			c.batch = nil // a burst's batch is not kept
+		}
+		if err != nil {
+			return err
 		}
 	}
+}
+
+// flushBatch is the most dispatches flush writes at once.
+const flushBatch = 64
+
+// writeBatch writes the dispatches batch, corked: one write of all.
+func (c *gwConn) writeBatch(batch []gwEntry) (err error) {
+	if c.tcp != nil {
+		c.tcp.cork()
+		c.corked = true
+		defer func() {
+			c.corked = false
+			if uerr := c.tcp.uncork(gatewayWriteTimeout); err == nil {
+				err = uerr
+			}
+		}()
+	}
+	for _, e := range batch {
+		c.frame = appendFrame(c.frame[:0], opDispatch, e.d, e.seq, e.name)
+		if err := c.write(c.frame, e.name == "READY" || e.name == "GUILD_CREATE" || e.name == "GUILD_MEMBERS_CHUNK"); err != nil {
+			return err
+		}
+	}
+	if cap(c.frame) > maxCorkBuffer {
+		c.frame = nil // a big payload's buffer is not kept
+	}
+	return nil
 }
 
 // allowSend counts a client payload against the send limit (SendLimit per

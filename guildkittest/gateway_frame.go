@@ -104,10 +104,14 @@ func decodeClientFrame(typ websocket.MessageType, b []byte) (clientFrame, websoc
 // encodeFrame writes a server payload with all four keys, null where
 // empty: {"op": op, "d": d, "s": s or null, "t": t or null}.
 func encodeFrame(op int, d []byte, seq int64, name string) []byte {
+	return appendFrame(make([]byte, 0, len(d)+len(name)+48), op, d, seq, name)
+}
+
+// appendFrame appends the payload encodeFrame returns to b.
+func appendFrame(b []byte, op int, d []byte, seq int64, name string) []byte {
 	if len(d) == 0 {
 		d = []byte("null")
 	}
-	b := make([]byte, 0, len(d)+len(name)+48)
 	b = append(b, `{"op":`...)
 	b = strconv.AppendInt(b, int64(op), 10)
 	b = append(b, `,"d":`...)

@@ -1,0 +1,84 @@
+package guildkittest
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// corkConn is a gateway connection's TCP connection, which its owner can
+// cork: while corked, what the WebSocket library writes (whole frames,
+// each flushed) is gathered, and uncork writes it all with one write and
+// one deadline. A flush of many queued dispatches then costs one system
+// call instead of one per frame; each dispatch is still its own WebSocket
+// message. Writes from elsewhere (the library's pongs and close frames)
+// go through mu too, so that frames never interleave.
+type corkConn struct {
+	net.Conn
+	mu     sync.Mutex
+	corked bool
+	buf    []byte
+}
+
+// maxCorkBuffer is the largest gathering buffer kept for the next flush;
+// a larger one (READY, a GUILD_CREATE, a burst) is dropped once written, so
+// that an idle connection holds little.
+const maxCorkBuffer = 512
+
+func (c *corkConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.corked {
+		c.buf = append(c.buf, p...)
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}
+
+// cork starts gathering writes.
+func (c *corkConn) cork() {
+	c.mu.Lock()
+	c.corked = true
+	c.mu.Unlock()
+}
+
+// uncork writes what was gathered, failing when the peer takes longer
+// than timeout to accept it, and stops gathering.
+func (c *corkConn) uncork(timeout time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.corked = false
+	if len(c.buf) == 0 {
+		return nil
+	}
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
+	_, err := c.Conn.Write(c.buf)
+	_ = c.Conn.SetWriteDeadline(time.Time{})
+	if cap(c.buf) > maxCorkBuffer {
+		c.buf = nil
+	} else {
+		c.buf = c.buf[:0]
+	}
+	return err
+}
+
+// corkingWriter hands the WebSocket library a corkConn when it hijacks
+// the connection.
+type corkingWriter struct {
+	http.ResponseWriter
+	conn *corkConn
+}
+
+func (w *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	w.conn = &corkConn{Conn: conn}
+	// The handshake's answer is flushed by now: the buffered writer,
+	// empty, writes through the corkConn from here on.
+	brw.Writer.Reset(w.conn)
+	return w.conn, brw, nil
+}
