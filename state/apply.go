@@ -202,8 +202,8 @@ func newGuildState(id Snowflake) *guildState {
 		g:         Guild{ID: id, Unavailable: true, Stale: true},
 		roles:     make(map[Snowflake]Role),
 		channels:  make(map[Snowflake]Channel),
-		members:   make(map[Snowflake]memberRec),
-		presences: make(map[Snowflake]presenceRec),
+		members:   make(map[Snowflake]*memberRec),
+		presences: make(map[Snowflake]*presenceRec),
 		voice:     make(map[Snowflake]VoiceState),
 	}
 }
@@ -401,14 +401,13 @@ func (c *Cache) removeRole(gs *guildState, id Snowflake, p *prior) {
 		p.role, p.has = old, p.has|hasRole
 	}
 	delete(gs.roles, id)
-	for uid, m := range gs.members {
+	for _, m := range gs.members {
 		ids := IDs{b: m.roles.Value()}
 		if !ids.Has(id) {
 			continue
 		}
 		rest := slices.DeleteFunc(ids.Slice(), func(x Snowflake) bool { return x == id })
-		m.roles = unique.Make(packIDs(rest))
-		gs.members[uid] = m
+		m.roles = unique.Make(packIDs(rest)) // in place: readers copy under the read lock
 	}
 }
 
@@ -431,11 +430,12 @@ func (c *Cache) putMember(gs *guildState, u *Update, chunkGen uint32, p *prior) 
 	if held && u.Source == SourceResolved {
 		return
 	}
+	strs, ends := joinStrs(m.Nick, m.Avatar, m.Banner)
 	rec := memberRec{
-		nick: m.Nick, avatar: m.Avatar, banner: m.Banner,
+		strs: strs, nickEnd: ends[0], avEnd: ends[1],
 		roles: unique.Make(m.Roles.b), deco: unique.Make(m.AvatarDecoration),
 		joined: nanos(m.JoinedAt), premium: nanos(m.PremiumSince), timeout: nanos(m.CommunicationDisabledUntil),
-		flags: uint32(m.Flags),
+		flags: uint16(m.Flags),
 	}
 	if m.Deaf {
 		rec.bits |= memberDeaf
@@ -465,7 +465,7 @@ func (c *Cache) putMember(gs *guildState, u *Update, chunkGen uint32, p *prior) 
 	} else {
 		rec.user = c.users.acquire(&m.User)
 	}
-	gs.members[uid] = rec
+	gs.members[uid] = &rec
 	if n := c.pol.Members.bound(); n > 0 && len(gs.members) > n {
 		c.evict(gs, n)
 	}
@@ -505,9 +505,13 @@ func (c *Cache) putPresence(gs *guildState, v *Presence, p *prior) {
 		delete(gs.presences, v.UserID)
 		return
 	}
-	rec := presenceRec{status: unique.Make(string(v.Status)), desktop: unique.Make(string(v.ClientStatus.Desktop)),
-		mobile: unique.Make(string(v.ClientStatus.Mobile)), web: unique.Make(string(v.ClientStatus.Web))}
-	if n := v.Activities.Len(); n > 0 {
+	rec := presenceRec{status: statusCode(v.Status), desktop: statusCode(v.ClientStatus.Desktop),
+		mobile: statusCode(v.ClientStatus.Mobile), web: statusCode(v.ClientStatus.Web)}
+	switch n := v.Activities.Len(); n {
+	case 0:
+	case 1:
+		rec.acts = internActivity(v.Activities.At(0))
+	default:
 		rec.acts = make([]Activity, n)
 		for i := range n {
 			a := v.Activities.At(i)
@@ -517,7 +521,7 @@ func (c *Cache) putPresence(gs *guildState, v *Presence, p *prior) {
 	}
 	gs.tick++
 	rec.tick = gs.tick
-	gs.presences[v.UserID] = rec
+	gs.presences[v.UserID] = &rec
 	if n := c.pol.Presences.bound(); n > 0 && len(gs.presences) > n {
 		oldest, ot := Snowflake(0), ^uint32(0)
 		for id, r := range gs.presences {

@@ -30,9 +30,10 @@ type AttachOptions struct {
 	// OnRebuild is called, on the shard's dispatch goroutine, when a new
 	// session's guilds are all filled in. Nil for none.
 	OnRebuild func(Rebuild)
-	// OnMembers is called, on the shard's dispatch goroutine, when the
-	// whole member list the cache asked for has been applied: the guild's
-	// members are all held. Nil for none.
+	// OnMembers is called, on the shard's dispatch goroutine, when a
+	// guild whose members the policy keeps wholesale holds them all: after
+	// its GUILD_CREATE when that listed everyone, else once the answer to
+	// the member-list request has been applied. Nil for none.
 	OnMembers func(guildID Snowflake)
 	// OnError is called when an event does not decode or the store
 	// refuses it (a shared store that cannot be reached). Nil: ignored;
@@ -193,6 +194,9 @@ func (a *attachment) chunk(ctx context.Context, g *Guild, ups []Update) {
 		}
 	}
 	if !g.Large && listed >= g.MemberCount {
+		if a.opts.OnMembers != nil {
+			a.opts.OnMembers(g.ID)
+		}
 		return
 	}
 	var sh *gateway.Shard

@@ -73,10 +73,10 @@ type guildState struct {
 	g         Guild
 	roles     map[Snowflake]Role
 	channels  map[Snowflake]Channel
-	members   map[Snowflake]memberRec
+	members   map[Snowflake]*memberRec
 	emojis    []Emoji
 	stickers  []Sticker
-	presences map[Snowflake]presenceRec
+	presences map[Snowflake]*presenceRec
 	voice     map[Snowflake]VoiceState
 
 	tick     uint32 // member and presence LRU clock
@@ -93,21 +93,21 @@ type chunkState struct {
 	gen   uint32
 }
 
-// memberRec is a member as kept: 112 bytes, inline in its guild's map.
+// memberRec is a member as kept: 80 bytes.
 type memberRec struct {
 	user    *userEntry
-	nick    string
-	avatar  string
-	banner  string
+	strs    string                // nick, avatar and banner, one after the other
 	roles   unique.Handle[string] // packed ids, shared by members with the same roles
 	deco    unique.Handle[AvatarDecoration]
 	joined  int64 // Unix nanoseconds; 0 for none
 	premium int64
 	timeout int64
-	flags   uint32
+	nickEnd uint16 // strs[:nickEnd] is the nick
+	avEnd   uint16 // strs[nickEnd:avEnd] the avatar, strs[avEnd:] the banner
+	flags   uint16 // the member flags (the platform's go up to bit 10)
+	bits    uint8
 	tick    uint32 // last written, for the LRU
 	gen     uint32 // the member list or chunk answer that last named it
-	bits    uint8
 }
 
 const (
@@ -116,10 +116,12 @@ const (
 	memberPending
 )
 
-// presenceRec is a presence as kept (its user id is the map key).
+// presenceRec is a presence as kept (its user id is the map key): 32
+// bytes. A single activity is interned (the same game, the same custom
+// status, are shared).
 type presenceRec struct {
-	status, desktop, mobile, web unique.Handle[string]
 	acts                         []Activity
+	status, desktop, mobile, web uint8 // statusCode
 	tick                         uint32
 }
 
@@ -129,17 +131,16 @@ type userEntry struct {
 	refs int32 // guarded by userTable.mu
 }
 
-// userRec is a user as kept; a new one replaces it when the user changes.
+// userRec is a user as kept (56 bytes); a new one replaces it when the
+// user changes.
 type userRec struct {
 	id          Snowflake
-	username    string
-	globalName  string
-	avatar      string
-	banner      string
+	strs        string // username, global name, avatar, banner
 	disc        unique.Handle[string]
 	deco        unique.Handle[AvatarDecoration]
 	accent      int32
 	publicFlags int32
+	ends        [3]uint16 // where the first three strings of strs end
 	bot, system bool
 }
 
@@ -164,15 +165,36 @@ func fromNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
+// joinStrs returns the strings one after the other, and where each but
+// the last ends; a string longer than 64 KiB in all is cut (no field the
+// platform sends comes near).
+func joinStrs(ss ...string) (string, [3]uint16) {
+	var ends [3]uint16
+	n := 0
+	for _, s := range ss {
+		n += len(s)
+	}
+	b := make([]byte, 0, min(n, 1<<16-1))
+	for i, s := range ss {
+		b = append(b, s[:min(len(s), cap(b)-len(b))]...)
+		if i < len(ends) {
+			ends[i] = uint16(len(b))
+		}
+	}
+	return string(b), ends
+}
+
 func recOfUser(u *User) *userRec {
-	return &userRec{id: u.ID, username: u.Username, globalName: u.GlobalName, avatar: u.Avatar, banner: u.Banner,
+	strs, ends := joinStrs(u.Username, u.GlobalName, u.Avatar, u.Banner)
+	return &userRec{id: u.ID, strs: strs, ends: ends,
 		disc: unique.Make(u.Discriminator), deco: unique.Make(u.AvatarDecoration), accent: int32(u.AccentColor),
 		publicFlags: int32(u.PublicFlags), bot: u.Bot, system: u.System}
 }
 
 func (r *userRec) value() User {
-	return User{ID: r.id, Username: r.username, GlobalName: r.globalName, Discriminator: r.disc.Value(),
-		Avatar: r.avatar, Banner: r.banner, AccentColor: int(r.accent), PublicFlags: int(r.publicFlags),
+	return User{ID: r.id, Username: r.strs[:r.ends[0]], GlobalName: r.strs[r.ends[0]:r.ends[1]],
+		Discriminator: r.disc.Value(), Avatar: r.strs[r.ends[1]:r.ends[2]], Banner: r.strs[r.ends[2]:],
+		AccentColor: int(r.accent), PublicFlags: int(r.publicFlags),
 		Bot: r.bot, System: r.system, AvatarDecoration: r.deco.Value()}
 }
 
@@ -250,9 +272,9 @@ func (m *memberRec) value(guildID Snowflake) Member {
 	v := Member{
 		GuildID:                    guildID,
 		User:                       m.user.p.Load().value(),
-		Nick:                       m.nick,
-		Avatar:                     m.avatar,
-		Banner:                     m.banner,
+		Nick:                       m.strs[:m.nickEnd],
+		Avatar:                     m.strs[m.nickEnd:m.avEnd],
+		Banner:                     m.strs[m.avEnd:],
 		Roles:                      IDs{b: m.roles.Value()},
 		JoinedAt:                   fromNanos(m.joined),
 		PremiumSince:               fromNanos(m.premium),
@@ -267,10 +289,10 @@ func (m *memberRec) value(guildID Snowflake) Member {
 }
 
 func (p *presenceRec) value(guildID, userID Snowflake) Presence {
-	v := Presence{GuildID: guildID, UserID: userID, Status: status(p.status.Value()), Activities: List[Activity]{s: p.acts}}
-	v.ClientStatus.Desktop = status(p.desktop.Value())
-	v.ClientStatus.Mobile = status(p.mobile.Value())
-	v.ClientStatus.Web = status(p.web.Value())
+	v := Presence{GuildID: guildID, UserID: userID, Status: statusOf(p.status), Activities: List[Activity]{s: p.acts}}
+	v.ClientStatus.Desktop = statusOf(p.desktop)
+	v.ClientStatus.Mobile = statusOf(p.mobile)
+	v.ClientStatus.Web = statusOf(p.web)
 	return v
 }
 

@@ -124,7 +124,6 @@ type permissionCase struct {
 	timedOut, pastTO  bool
 	raw, effective    guildkit.Permissions
 	everyoneInThreads bool
-	skipRaw           bool
 }
 
 var permissionCases = []permissionCase{

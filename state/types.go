@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/binary"
+	"fmt"
 	"iter"
 	"slices"
 	"time"
@@ -316,6 +317,9 @@ func (l IDs) Slice() []Snowflake {
 	return out
 }
 
+// String formats the ids as fmt formats a slice of them: "[1 2 3]".
+func (l IDs) String() string { return fmt.Sprint(l.Slice()) }
+
 // Equal reports whether both lists hold the same ids.
 func (l IDs) Equal(m IDs) bool { return l.b == m.b }
 
@@ -372,6 +376,4 @@ func packIDs(ids []Snowflake) string {
 // Permissions is the SDK's permission bit set.
 type Permissions = guildkit.Permissions
 
-func memberFlags(f uint32) guildkit.MemberFlags { return guildkit.MemberFlags(f) }
-
-func status(s string) guildkit.PresenceStatus { return guildkit.PresenceStatus(s) }
+func memberFlags(f uint16) guildkit.MemberFlags { return guildkit.MemberFlags(f) }
