@@ -529,3 +529,113 @@ func TestControlPost(t *testing.T) {
 	require.Len(t, dms, 1)
 	assert.Equal(t, w.alice.User.ID.String(), dms[0]["recipients"].([]any)[0].(map[string]any)["id"])
 }
+
+func TestForwardEnforceNonceAndContentGate(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	other := w.srv.AddChannel(w.guild.ID, guildkit.Channel{Name: "other", Type: guildkit.ChannelTypeGuildText})
+	src, err := w.srv.Post(t.Context(), w.alice.User.ID, w.general.ID, "worth sharing")
+	require.NoError(t, err)
+
+	// A forward: HAS_SNAPSHOT, one snapshot of the original, no author in it.
+	fwd := w.send(t, "", other.ID, map[string]any{"message_reference": map[string]any{
+		"type": 1, "message_id": src.ID.String(), "channel_id": w.general.ID.String()}})
+	assert.Equal(t, float64(1<<14), fwd["flags"])
+	snaps := fwd["message_snapshots"].([]any)
+	require.Len(t, snaps, 1)
+	snap := snaps[0].(map[string]any)["message"].(map[string]any)
+	assert.Equal(t, "worth sharing", snap["content"])
+	assert.NotContains(t, snap, "author")
+
+	// enforce_nonce: the same nonce again returns the first message.
+	body := map[string]any{"content": "once", "nonce": "n-42", "enforce_nonce": true}
+	first := w.send(t, "", w.general.ID, body)
+	again := w.send(t, "", w.general.ID, body)
+	assert.Equal(t, first["id"], again["id"])
+	creates := 0
+	for _, e := range w.srv.EventsNamed(guildkit.EventMessageCreate) {
+		if e.Data.(guildkit.Message).Content == "once" {
+			creates++
+		}
+	}
+	assert.Equal(t, 1, creates)
+
+	// An application not approved for MESSAGE_CONTENT reads members'
+	// messages without content over REST, but its own and those that
+	// mention it in full.
+	w.srv.SetPrivilegedIntents(0)
+	_, err = w.srv.Post(t.Context(), w.alice.User.ID, w.general.ID, "hey <@"+w.srv.BotID().String()+">")
+	require.NoError(t, err)
+	_, _, raw := w.do(t, "", http.MethodGet, "/channels/"+w.general.ID.String()+"/messages", nil)
+	var list []map[string]any
+	require.NoError(t, json.Unmarshal(raw, &list))
+	contents := map[string]bool{}
+	for _, m := range list {
+		contents[m["content"].(string)] = true
+	}
+	assert.True(t, contents["hey <@"+w.srv.BotID().String()+">"], "a mention of the bot keeps its content")
+	assert.True(t, contents["once"], "the bot's own message keeps its content")
+	assert.False(t, contents["worth sharing"], "a member's message is read without content")
+	_, got, _ := w.do(t, w.aliceTok, http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+src.ID.String(), nil)
+	assert.Equal(t, "worth sharing", got["content"], "the gate is the application's, not a member's")
+}
+
+func TestPerChannelBudgets(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t, guildkittest.WithRouteLimit("POST /channels/{channel.id}/messages", 1, time.Hour))
+	other := w.srv.AddChannel(w.guild.ID, guildkit.Channel{Name: "other", Type: guildkit.ChannelTypeGuildText})
+	w.send(t, "", w.general.ID, map[string]any{"content": "a"})
+	status, _, _ := w.do(t, "", http.MethodPost, "/channels/"+w.general.ID.String()+"/messages", map[string]any{"content": "b"})
+	assert.Equal(t, http.StatusTooManyRequests, status, "#general's budget is spent")
+	w.send(t, "", other.ID, map[string]any{"content": "c"}) // #other has its own
+}
+
+func TestThreadsAndVoiceChat(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	th := w.srv.AddThread(w.guild.ID, w.general.ID, guildkit.Channel{Name: "thread"})
+	// @everyone lacks SEND_MESSAGES_IN_THREADS: SEND_MESSAGES does not let
+	// alice post in a thread.
+	_, err := w.srv.Post(t.Context(), w.alice.User.ID, th.ID, "in thread")
+	var apiErr *guildkit.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, guildkit.CodeMissingPermissions, apiErr.Code)
+	w.send(t, "", th.ID, map[string]any{"content": "the owner may"})
+	got, ok := w.srv.Channel(w.guild.ID, th.ID)
+	require.True(t, ok)
+	require.NotNil(t, got.MessageCount)
+	assert.Equal(t, 1, *got.MessageCount)
+
+	voice := w.srv.AddChannel(w.guild.ID, guildkit.Channel{Name: "Voice", Type: guildkit.ChannelTypeGuildVoice})
+	_, err = w.srv.Post(t.Context(), w.alice.User.ID, voice.ID, "voice channels have a text chat")
+	require.NoError(t, err)
+	forum := w.srv.AddChannel(w.guild.ID, guildkit.Channel{Name: "forum", Type: guildkit.ChannelTypeGuildForum})
+	status, out, _ := w.do(t, "", http.MethodPost, "/channels/"+forum.ID.String()+"/messages", map[string]any{"content": "x"})
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, 40058, code(out))
+}
+
+func TestMessagesSurviveSaveAndLoad(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	ping, err := w.srv.Post(t.Context(), w.alice.User.ID, w.general.ID, "!ping")
+	require.NoError(t, err)
+	reply := w.send(t, "", w.general.ID, map[string]any{"content": "pong", "message_reference": map[string]any{"message_id": ping.ID.String()}})
+	status, _, _ := w.do(t, "", http.MethodPut, "/channels/"+w.general.ID.String()+"/messages/"+ping.ID.String()+"/reactions/%E2%9C%85/@me", nil)
+	require.Equal(t, http.StatusNoContent, status)
+	dm := w.srv.DMChannel(w.alice.User.ID)
+	w.send(t, "", dm, map[string]any{"content": "psst"})
+
+	var buf bytes.Buffer
+	require.NoError(t, w.srv.SaveState(&buf))
+	other := guildkittest.NewServer(t)
+	require.NoError(t, other.LoadState(&buf))
+	assert.Equal(t, dm, other.DMChannel(w.alice.User.ID), "the DM channel is kept")
+	assert.Len(t, other.ChannelMessages(dm, w.alice.User.ID), 1)
+	w2 := &chatWorld{srv: other}
+	_, got, raw := w2.do(t, "", http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+reply["id"].(string), nil)
+	assert.Equal(t, ping.ID.String(), got["message_reference"].(map[string]any)["message_id"], "%s", raw)
+	assert.Equal(t, "!ping", got["referenced_message"].(map[string]any)["content"])
+	_, got, _ = w2.do(t, "", http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+ping.ID.String(), nil)
+	assert.Len(t, got["reactions"], 1)
+}

@@ -44,6 +44,9 @@ type stateFile struct {
 	// Commands are the registered application commands of every
 	// application and scope (command_store.go); absent in older files.
 	Commands []guildkit.Command `json:"commands,omitempty"`
+	// DMChannels are the DM channels (message_state.go); absent in older
+	// files.
+	DMChannels []dmChannelFile `json:"dm_channels,omitempty"`
 }
 
 type guildFile struct {
@@ -88,6 +91,10 @@ type webhookMessageFile struct {
 	// VisibleTo is the only user who sees an ephemeral interaction
 	// message; absent when everyone does.
 	VisibleTo guildkit.Snowflake `json:"visible_to,omitzero"`
+	// Chat is what an ordinary message (Create Message, Server.Post)
+	// carries beyond Message; absent for webhook messages and interaction
+	// answers.
+	Chat *chatStateFile `json:"chat,omitempty"`
 }
 
 // sortedByID returns m's values ordered by id, so a saved state is stable.
@@ -175,7 +182,7 @@ func (s *Server) snapshotLocked() *stateFile {
 			st.Webhooks = append(st.Webhooks, e.hook)
 		}
 		for _, m := range sortedByID(wh.messages) {
-			st.WebhookMessages = append(st.WebhookMessages, webhookMessageFile{WebhookID: m.webhookID, Message: m.msg, VisibleTo: m.visibleTo})
+			st.WebhookMessages = append(st.WebhookMessages, webhookMessageFile{WebhookID: m.webhookID, Message: m.msg, VisibleTo: m.visibleTo, Chat: chatStateToFile(m.chat)})
 		}
 		if len(wh.threads) > 0 {
 			st.WebhookThreads = make(map[guildkit.Snowflake]WebhookThreadState)
@@ -191,6 +198,7 @@ func (s *Server) snapshotLocked() *stateFile {
 		}
 	}
 	st.Commands = s.savedCommandsLocked()
+	st.DMChannels = s.dmChannelsFileLocked()
 	return st
 }
 
@@ -303,7 +311,7 @@ func (s *Server) LoadState(r io.Reader) error {
 			wh.hooks[h.ID] = &webhookEntry{hook: h}
 		}
 		for _, m := range st.WebhookMessages {
-			wh.messages[m.Message.ID] = &webhookMessage{msg: m.Message, webhookID: m.WebhookID, visibleTo: m.VisibleTo}
+			wh.messages[m.Message.ID] = &webhookMessage{msg: m.Message, webhookID: m.WebhookID, visibleTo: m.VisibleTo, chat: chatStateFromFile(m.Chat)}
 		}
 		for id, t := range st.WebhookThreads {
 			wh.threads[id] = &t
@@ -311,5 +319,6 @@ func (s *Server) LoadState(r io.Reader) error {
 		maps.Copy(wh.forumTags, st.ForumTags)
 	}
 	s.loadCommandsLocked(st.Commands)
+	s.loadChatLocked(st.DMChannels)
 	return nil
 }
