@@ -243,5 +243,19 @@
 // cannot tell apart is delivered and counted ([Manager.Stats]). Resharding
 // needs the manager to run every shard.
 //
+// A 4011 loses events: the platform has ended the shard's session, and its
+// guilds are dark until the new shard owning them identifies. So the
+// manager does not wait for it ([ReshardPolicy], [WithReshardPolicy]): it
+// asks GET /gateway/bot every hour ([DefaultReshardInterval]; with
+// [WithClient]) and reshards, without a gap, when the recommendation is
+// more shards than run, or as soon as a shard carries more than 90% of the
+// 2,500 guilds a session may (counted from READY, and with the GUILDS
+// intent from GUILD_CREATE and GUILD_DELETE), to the larger of the
+// recommendation and twice the count. 4011 is then the fallback for a bot
+// that joins guilds faster than that. The cost: one GET /gateway/bot an
+// hour, and per reshard an IDENTIFY per new shard from the daily budget,
+// the new set's start (ceil(N / max_concurrency) × 5.5 s) and, during the
+// overlap, both sets' connections.
+//
 // [redisstore.NewIdentifyLimiter]: https://pkg.go.dev/github.com/seed012df1e9/guildkit/ratelimit/redisstore#NewIdentifyLimiter
 package gateway

@@ -33,6 +33,7 @@ type managerConfig struct {
 	shardOpts []Option
 	sessions  map[int]Session
 	onStatus  func(ShardState)
+	policy    ReshardPolicy
 }
 
 // WithShardCount sets num_shards, the total across every process. Without
@@ -100,7 +101,8 @@ func WithStatusObserver(f func(ShardState)) ManagerOption {
 // limiter), hands every shard's events to one set of handlers (each
 // shard's in order), reports each shard's status, saves every shard's
 // session on Close and resumes them on the next Open, and reshards without
-// a gap (see [Manager.Reshard]).
+// a gap (see [Manager.Reshard]), before the platform forces it (see
+// [ReshardPolicy]).
 //
 // Register handlers on the manager (gateway.On(m, ...)) before Open.
 type Manager struct {
@@ -129,7 +131,8 @@ type Manager struct {
 	autoWG   sync.WaitGroup
 }
 
-// autoReshard is a reshard the manager started itself after a 4011.
+// autoReshard is a reshard the manager started itself: after a 4011, or
+// by its [ReshardPolicy].
 type autoReshard struct {
 	from *shardSet // the set it replaces
 	done chan struct{}
@@ -151,6 +154,8 @@ type shardSet struct {
 	// identified is when each shard last took its identify key, just before
 	// its IDENTIFY: nothing delivered before can be in its session.
 	identified map[int]time.Time
+	carried    map[int]map[guildkit.Snowflake]struct{} // the guilds each shard carries
+	nearing    bool                                    // a shard neared the guild limit: a reshard was started
 }
 
 // identifyMark wraps the manager's identify limiter: it notes when each
@@ -350,7 +355,8 @@ func (m *Manager) resolve(ctx context.Context) error {
 // given for that count.
 func (m *Manager) newSet(count int, ids []int, sessions map[int]Session) (*shardSet, error) {
 	set := &shardSet{count: count, shards: make(map[int]*Shard, len(ids)), ids: ids,
-		states: make(map[int]Status), ready: make(map[int]bool), identified: make(map[int]time.Time)}
+		states: make(map[int]Status), ready: make(map[int]bool), identified: make(map[int]time.Time),
+		carried: make(map[int]map[guildkit.Snowflake]struct{})}
 	intents := m.base.intents
 	if !m.base.intentsSet {
 		intents = m.handlers.Intents()
@@ -431,6 +437,7 @@ func (m *Manager) Open(ctx context.Context) error {
 	m.mu.Lock()
 	m.set = set
 	m.mu.Unlock()
+	m.watchRecommendation()
 	err = m.openSet(ctx, set)
 	var ce *CloseError
 	if errors.As(err, &ce) && ce.Code == CloseShardingRequired && m.cfg.ids == nil {
@@ -463,18 +470,7 @@ func (m *Manager) shardingRequired(set *shardSet) *autoReshard {
 	if m.closed || m.cfg.ids != nil || m.next != nil || m.set != set {
 		return nil
 	}
-	a := &autoReshard{done: make(chan struct{}), from: set}
-	m.auto, m.lastAuto = a, a
-	m.autoWG.Add(1)
-	go func() {
-		defer m.autoWG.Done()
-		a.err = m.Reshard(m.life, m.grownCount(m.life))
-		m.mu.Lock()
-		m.auto = nil
-		m.mu.Unlock()
-		close(a.done)
-	}()
-	return a
+	return m.startAutoLocked(set, "a shard was closed with 4011 (sharding required)", m.grownCount)
 }
 
 // openSet opens set's shards bucket by bucket: every shard of a bucket at

@@ -58,6 +58,7 @@ func (m *Manager) deliver(ctx context.Context, set *shardSet, id int, ev Event) 
 	case *Ready, *Resumed:
 		set.ready[id] = true
 	}
+	m.countGuildsLocked(set, id, ev)
 	ok := true
 	if h := m.route; h != nil && !h.done {
 		ok = m.routeLocked(h, set, id, ev)

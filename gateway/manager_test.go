@@ -1,11 +1,15 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -513,5 +517,119 @@ func TestManagerStatusObserverHearsEveryStatus(t *testing.T) {
 		gateway.StatusReady, gateway.StatusClosed}
 	for id := range 2 {
 		assert.Equal(t, want, seen[id], "shard %d", id)
+	}
+}
+
+// TestManagerReshardsBeforeTheGuildLimit: a shard that nears the guild
+// limit makes the manager reshard by itself, without a gap: the guild
+// that would have closed the shard with 4011 joins the new set, no shard
+// is ever closed with 4011, and every guild's events arrive once.
+func TestManagerReshardsBeforeTheGuildLimit(t *testing.T) {
+	e := newShardedEnv(t, 2, 2, 1) // one guild on each shard of 2
+	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 3})
+	var fatal atomic.Int32
+	ctx := context.Background()
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithShardOptions(gateway.WithObserver(guildkit.Observer{Gateway: func(_ context.Context, ev guildkit.GatewayEvent) {
+			if ev.Code == int(gateway.CloseShardingRequired) {
+				fatal.Add(1)
+			}
+		}})),
+		gateway.WithReshardPolicy(gateway.ReshardPolicy{GuildLimit: 3, Near: 0.5}))
+	require.NoError(t, err)
+	rec.register(m)
+	gateway.On(m, func(context.Context, *gateway.GuildCreate) {}) // GUILDS: the joins are seen
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+	assert.Equal(t, 2, m.ShardCount(), "one guild a shard is not near the limit")
+
+	// The bot joins a second guild on shard 0 of 2: 2 of 3, past half.
+	e.guilds = append(e.guilds, e.srv.AddGuild(guildkit.Guild{ID: guildOn(0, 2, 1)}).ID)
+	require.Eventually(t, func() bool {
+		if m.ShardCount() != 4 {
+			return false
+		}
+		for _, s := range m.States() {
+			if s.Status != gateway.StatusReady {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "no reshard before the limit")
+	// A third would have closed shard 0 of 2 with 4011.
+	e.guilds = append(e.guilds, e.srv.AddGuild(guildkit.Guild{ID: guildOn(0, 2, 2)}).ID)
+	u := e.srv.AddUser(guildkit.User{Username: "after"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+	}
+	assert.Zero(t, fatal.Load(), "a shard was closed with 4011")
+}
+
+// recommending is a transport whose GET /gateway/bot answer recommends
+// shards shards (when set), whatever the server says.
+type recommending struct{ shards atomic.Int32 }
+
+func (r *recommending) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	n := r.shards.Load()
+	if err != nil || n == 0 || !strings.HasSuffix(req.URL.Path, "/gateway/bot") {
+		return resp, err
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return nil, err
+	}
+	body["shards"] = n
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// TestManagerReshardsOnTheRecommendation: when GET /gateway/bot, asked
+// every Interval, recommends more shards than run, the manager reshards to
+// that count without a gap, and every guild's events arrive once, from
+// the new set.
+func TestManagerReshardsOnTheRecommendation(t *testing.T) {
+	e := newShardedEnv(t, 4, 2, 1)
+	var rt recommending
+	rest := e.srv.Client(guildkit.WithHTTPClient(&http.Client{Transport: &rt}))
+	ctx := context.Background()
+	rec := newReceived()
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithShardOptions(gateway.WithClient(rest)), gateway.WithReshardPolicy(gateway.ReshardPolicy{Interval: 10 * time.Second}))
+	require.NoError(t, err)
+	rec.register(m)
+	require.NoError(t, m.Open(ctx))
+	defer func() { assert.NoError(t, m.End(ctx)) }()
+	assert.Equal(t, 2, m.ShardCount())
+
+	rt.shards.Store(4)
+	require.Eventually(t, func() bool {
+		if m.ShardCount() != 4 {
+			return false
+		}
+		for _, s := range m.States() {
+			if s.Status != gateway.StatusReady {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "no reshard to the recommended count")
+	u := e.srv.AddUser(guildkit.User{Username: "after"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+		rec.mu.Lock()
+		assert.Equal(t, [2]int{gateway.ShardFor(g, 4), 4}, rec.shards[key])
+		rec.mu.Unlock()
 	}
 }
