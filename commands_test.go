@@ -91,6 +91,7 @@ func TestCommandValidation(t *testing.T) {
 		{"localized name upper-case", guildkit.CommandCreateParams{Name: "x", Description: "d", NameLocalizations: map[string]string{"fr": "Y"}}, "name_localizations.fr", "lower-case"},
 		{"bad integration type", guildkit.CommandCreateParams{Name: "x", Description: "d", IntegrationTypes: []guildkit.InstallationContext{5}}, "integration_types[0]", "installation context"},
 		{"bad context", guildkit.CommandCreateParams{Name: "x", Description: "d", Contexts: []guildkit.InteractionContextType{7}}, "contexts[0]", "interaction context"},
+		{"empty contexts", guildkit.CommandCreateParams{Name: "x", Description: "d", Contexts: []guildkit.InteractionContextType{}}, "contexts", "at least 1"},
 		{"26 options", chat(manyOpts(26)...), "options", "at most 25 options"},
 		{"26 choices", chat(opt("a"), opt("b"), with(opt("c"), func(o *guildkit.CommandOptionDefinition) { o.Choices = manyChoices(26) })), "options[2].choices[25]", "at most 25 choices"},
 		{"option name upper-case", chat(opt("Animal")), "options[0].name", "lower-case"},
@@ -479,3 +480,36 @@ var (
 		return err
 	})
 )
+
+// TestCommandEmptyContexts: an empty, non-nil contexts list is refused
+// before anything is sent, on create, edit and bulk overwrite: omitted on
+// the wire it would mean every context, the opposite of what was asked.
+func TestCommandEmptyContexts(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("nothing may be sent: %s %s", r.Method, r.URL.Path)
+		w.WriteHeader(http.StatusTeapot)
+	}))
+	defer ts.Close()
+	c, err := guildkit.New(guildkit.BotToken("t"), guildkit.WithBaseURL(ts.URL))
+	require.NoError(t, err)
+	refused := func(err error, path string) {
+		t.Helper()
+		var ve *guildkit.ValidationError
+		require.ErrorAs(t, err, &ve)
+		for _, p := range ve.Problems {
+			if p.Path == path && strings.Contains(p.Message, "at least 1") {
+				return
+			}
+		}
+		t.Errorf("no problem at %q in %v", path, ve.Problems)
+	}
+	empty := []guildkit.InteractionContextType{}
+	_, _, err = c.Commands.Create(t.Context(), 1, &guildkit.CommandCreateParams{Name: "x", Description: "d", Contexts: empty})
+	refused(err, "contexts")
+	_, err = c.Commands.Edit(t.Context(), 1, 2, &guildkit.CommandEditParams{Contexts: guildkit.Some(empty)})
+	refused(err, "contexts")
+	_, err = c.Commands.BulkOverwrite(t.Context(), 1, []guildkit.CommandCreateParams{{Name: "x", Description: "d", Contexts: empty}})
+	refused(err, "[0].contexts")
+	assert.NoError(t, (&guildkit.CommandCreateParams{Name: "x", Description: "d"}).Validate(guildkit.CommandScopeGlobal), "nil contexts: every context")
+}

@@ -217,8 +217,13 @@ func (p *CommandCreateParams) check(v *ValidationError, scope CommandScope, bulk
 	}
 }
 
-// checkInstallation checks integration types and contexts.
+// checkInstallation checks integration types and contexts. An empty, non-nil
+// ctxs is refused, as the platform refuses it: it would be sent as nothing
+// and read back absent, which means every context.
 func checkInstallation(v *ValidationError, its []InstallationContext, ctxs []InteractionContextType) {
+	if ctxs != nil && len(ctxs) == 0 {
+		v.Add("contexts", wire.CodeLength, "at least 1 interaction context, got none (leave it unset for every context)")
+	}
 	for i, it := range its {
 		if it != InstallationGuild && it != InstallationUser {
 			v.Add("integration_types"+indexPath(i, ""), wire.CodeInvalid, "%s is not an installation context", it)
