@@ -32,6 +32,9 @@ type CommandService service
 const (
 	// CodeUnknownApplicationCommand: no such command (10063, with 404).
 	CodeUnknownApplicationCommand ErrorCode = 10063
+	// CodeUnknownCommandPermissions: the command has no permission
+	// overwrites in the guild (10066, with 404).
+	CodeUnknownCommandPermissions ErrorCode = 10066
 	// CodeMaxApplicationCommands: the application has as many commands of
 	// that type in that scope as it may (30032, with 400).
 	CodeMaxApplicationCommands ErrorCode = 30032

@@ -127,7 +127,7 @@ func TestOperationLedger(t *testing.T) {
 	require.Len(t, interactionOps, 8, "interactions.md lists 8 routes")
 	ops = append(ops, interactionOps...)
 	commandOps := readOperationsFile(t, "command_operations.txt")
-	require.Len(t, commandOps, 13, "commands.md lists 12 registration routes; the application's id comes from a 13th")
+	require.Len(t, commandOps, 16, "commands.md lists 12 registration routes (§4.1) and 3 permission routes (§4.4; its batch edit is disabled); the application's id comes from a 16th")
 	ops = append(ops, commandOps...)
 	gatewayOps := readOperationsFile(t, "gateway_operations.txt")
 	require.Len(t, gatewayOps, 2, "gateway.md §1.1 lists 2 routes")

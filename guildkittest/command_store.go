@@ -36,6 +36,9 @@ type scopeCommands struct {
 	list       []*guildkit.Command
 	createsDay string
 	creates    int
+	// perms are the overwrites in a guild scope, by command id (global
+	// commands' too) or the application's id (command_permissions.go).
+	perms map[guildkit.Snowflake][]guildkit.CommandPermission
 }
 
 // scopeLocked returns the scope's commands, made on first use; the caller
@@ -102,6 +105,7 @@ func (s *Server) commandRoutes(reg registrar) {
 		reg("PATCH "+base+"/commands/{command_id}", authRequired, s.editCommand)
 		reg("DELETE "+base+"/commands/{command_id}", authRequired, s.deleteCommand)
 	}
+	s.commandPermissionRoutes(reg)
 }
 
 // commandScope resolves the application and, on guild routes, the guild:
@@ -421,6 +425,7 @@ func applyEdit(p *guildkit.CommandCreateParams, e *guildkit.CommandEditParams) {
 
 func (s *Server) deleteCommand(c *call) {
 	if sc, i, ok := c.scopedCommand(); ok {
+		s.dropCommandPermissionsLocked(sc.list[i].ApplicationID, sc.list[i].ID)
 		sc.list = slices.Delete(sc.list, i, i+1)
 		c.noContent()
 	}
@@ -486,6 +491,11 @@ func (s *Server) bulkCommands(c *call) {
 			continue
 		}
 		s.upsertLocked(next, app, guildID, p, 0)
+	}
+	for _, cmd := range old {
+		if !taken[cmd] {
+			s.dropCommandPermissionsLocked(app, cmd.ID)
+		}
 	}
 	sc.list = next.list
 	out := sc.list
