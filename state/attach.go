@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,9 +70,10 @@ type attachment struct {
 	opts   AttachOptions
 
 	mu      sync.Mutex
-	pending map[[2]int]*rebuild // by shard, until its guilds are filled
-	lost    map[[2]int]bool     // shards whose last session was lost
-	answers map[string][]bool   // whole-list answers coming, by nonce: the chunks seen
+	pending map[[2]int]*rebuild           // by shard, until its guilds are filled
+	lost    map[[2]int]bool               // shards whose last session was lost
+	answers map[string][]bool             // whole-list answers coming, by nonce: the chunks seen
+	cancels map[string]context.CancelFunc // requests waiting for their answer, by nonce
 }
 
 type rebuild struct {
@@ -80,6 +83,10 @@ type rebuild struct {
 }
 
 func (a *attachment) handle(ctx context.Context, e gateway.Event) {
+	if rl, ok := e.(*gateway.RateLimited); ok {
+		a.rateLimited(ctx, rl)
+		return
+	}
 	shard, _ := gateway.ShardOf(ctx)
 	ups, err := Updates(shard, e)
 	if err != nil {
@@ -199,25 +206,68 @@ func (a *attachment) chunk(ctx context.Context, g *Guild, ups []Update) {
 		}
 		return
 	}
+	a.request(ctx, g.ID, 0)
+}
+
+// request asks for guildID's whole member list after delay. The chunks
+// come back through the dispatch goroutine, so the request waits on a
+// goroutine of its own, which ends with the answer, the timeout or the
+// shard.
+func (a *attachment) request(ctx context.Context, guildID Snowflake, delay time.Duration) {
 	var sh *gateway.Shard
 	switch t := a.target.(type) {
 	case *gateway.Shard:
 		sh = t
 	case *gateway.Manager:
-		sh = t.Shard(t.ShardFor(g.ID))
+		sh = t.Shard(t.ShardFor(guildID))
 	}
 	if sh == nil {
 		return
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	p := &gateway.MemberRequestParams{GuildID: g.ID, Query: guildkit.Some(""), Nonce: ChunkNoncePrefix + hex.EncodeToString(b[:]),
+	p := &gateway.MemberRequestParams{GuildID: guildID, Query: guildkit.Some(""), Nonce: ChunkNoncePrefix + hex.EncodeToString(b[:]),
 		Presences: a.store.Policies().Presences.mode != modeOff}
 	go func() {
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return
+			}
+		}
 		ctx, cancel := context.WithTimeout(ctx, a.opts.ChunkTimeout)
 		defer cancel()
-		if _, err := sh.RequestGuildMembers(ctx, p); err != nil {
+		a.mu.Lock()
+		if a.cancels == nil {
+			a.cancels = make(map[string]context.CancelFunc)
+		}
+		a.cancels[p.Nonce] = cancel
+		a.mu.Unlock()
+		defer func() {
+			a.mu.Lock()
+			delete(a.cancels, p.Nonce)
+			a.mu.Unlock()
+		}()
+		if _, err := sh.RequestGuildMembers(ctx, p); err != nil && !errors.Is(err, context.Canceled) {
 			a.fail(&gateway.GuildMembersChunk{}, err)
 		}
 	}()
+}
+
+// rateLimited asks again, after the wait the platform gives, for a member
+// list it refused (one whole list per guild per 30 s).
+func (a *attachment) rateLimited(ctx context.Context, e *gateway.RateLimited) {
+	if e.Opcode != 8 || !strings.HasPrefix(e.Meta.Nonce, ChunkNoncePrefix) {
+		return
+	}
+	a.mu.Lock()
+	cancel := a.cancels[e.Meta.Nonce]
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel() // no chunk will answer it
+	}
+	a.request(ctx, e.Meta.GuildID, e.Wait())
 }

@@ -2,10 +2,12 @@ package state_test
 
 import (
 	"iter"
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/guildkittest"
 	"github.com/seed012df1e9/guildkit/state"
 )
 
@@ -235,5 +237,63 @@ func TestHierarchyWorkedExample(t *testing.T) {
 		if got, err := state.CanManageMember(f, 100, c.actor, c.target); err != nil || got != c.want {
 			t.Errorf("CanManageMember(%d, %d) = %v, %v; want %v", c.actor, c.target, got, err, c.want)
 		}
+	}
+}
+
+// TestPermissionsAgainstServerOnRandomGuilds: on random guilds (roles of
+// random permissions and positions, channels with random role and member
+// overwrites, members with random roles), what the cache computes equals
+// the in-memory server's own checks, for every member in every channel.
+func TestPermissionsAgainstServerOnRandomGuilds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 35))
+	var guilds []guildkit.Guild
+	h := newHarness(t, allPolicies(), 0, func(srv *guildkittest.Server) {
+		for range 12 {
+			owner := srv.AddUser(guildkit.User{Username: "owner"})
+			g := srv.AddGuild(guildkit.Guild{Name: "random", OwnerID: owner.ID})
+			guilds = append(guilds, g)
+			var roles []guildkit.Snowflake
+			for i := range 1 + rng.IntN(6) {
+				r := srv.AddRole(g.ID, guildkit.Role{Name: "r", Position: 1 + rng.IntN(5) + i, Permissions: guildkit.Permissions(randPerms(rng))})
+				roles = append(roles, r.ID)
+			}
+			var users []guildkit.Snowflake
+			for range 2 + rng.IntN(5) {
+				var mine []guildkit.Snowflake
+				for _, r := range roles {
+					if rng.IntN(3) == 0 {
+						mine = append(mine, r)
+					}
+				}
+				m := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "m"}, Roles: mine})
+				users = append(users, m.User.ID)
+			}
+			admin := srv.AddRole(g.ID, guildkit.Role{Name: "bot", Position: 20, Permissions: guildkit.PermissionAdministrator})
+			srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}, Roles: []guildkit.Snowflake{admin.ID}})
+			for range 1 + rng.IntN(4) {
+				ows := []guildkit.PermissionOverwrite{{ID: g.ID, Type: guildkit.OverwriteTypeRole,
+					Allow: guildkit.Permissions(randPerms(rng)) &^ guildkit.PermissionAdministrator, Deny: guildkit.Permissions(randPerms(rng))}}
+				for _, r := range roles {
+					if rng.IntN(2) == 0 {
+						ows = append(ows, guildkit.PermissionOverwrite{ID: r, Type: guildkit.OverwriteTypeRole,
+							Allow: guildkit.Permissions(randPerms(rng)) &^ guildkit.PermissionAdministrator, Deny: guildkit.Permissions(randPerms(rng))})
+					}
+				}
+				u := users[rng.IntN(len(users))]
+				ows = append(ows, guildkit.PermissionOverwrite{ID: u, Type: guildkit.OverwriteTypeMember,
+					Allow: guildkit.Permissions(randPerms(rng)) &^ guildkit.PermissionAdministrator, Deny: guildkit.Permissions(randPerms(rng))})
+				typ := guildkit.ChannelTypeGuildText
+				if rng.IntN(3) == 0 {
+					typ = guildkit.ChannelTypeGuildVoice
+				}
+				srv.AddChannel(g.ID, guildkit.Channel{Name: "c", Type: typ, PermissionOverwrites: ows})
+			}
+		}
+	})
+	for _, g := range guilds {
+		h.settle(g.ID)
+	}
+	for _, g := range guilds {
+		matchServer(t, h.cache, h.srv, g.ID, true)
 	}
 }
