@@ -50,6 +50,10 @@ type GatewaySettings struct {
 	QueueLimit int
 	// FrameLogSize is how many frames each session's log keeps: 256.
 	FrameLogSize int
+	// FrameLogBytes bounds each session's log in bytes (each frame's
+	// record and payload), the oldest frames dropped first: 64 KiB. A
+	// burst of big dispatches then costs a session no more than this.
+	FrameLogBytes int
 }
 
 // DefaultGatewaySettings are the settings a server starts with.
@@ -62,6 +66,7 @@ var DefaultGatewaySettings = GatewaySettings{
 	GuildsPerShard:    2500,
 	QueueLimit:        10000,
 	FrameLogSize:      256,
+	FrameLogBytes:     64 << 10,
 }
 
 // withDefaults fills the zero (or negative) fields of g from
@@ -76,6 +81,7 @@ func (g GatewaySettings) withDefaults() GatewaySettings {
 	positiveOr(&g.GuildsPerShard, d.GuildsPerShard)
 	positiveOr(&g.QueueLimit, d.QueueLimit)
 	positiveOr(&g.FrameLogSize, d.FrameLogSize)
+	positiveOr(&g.FrameLogBytes, d.FrameLogBytes)
 	return g
 }
 

@@ -433,7 +433,7 @@ func (c *gwConn) allowSend(limit int) bool {
 // connection with it.
 func (c *gwConn) handle(typ websocket.MessageType, b []byte) (websocket.StatusCode, string) {
 	f, code, reason := decodeClientFrame(typ, b)
-	c.log(GatewayFrame{Direction: FrameIn, Op: f.Op, data: redactFrame(b), size: len(b)})
+	c.log(GatewayFrame{Direction: FrameIn, Op: f.Op, data: redactFrame(b)})
 	if code != 0 {
 		return code, reason
 	}

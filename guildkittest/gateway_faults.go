@@ -207,7 +207,7 @@ type GatewayFrame struct {
 	Note      string          `json:"note,omitempty"` // why not sent; a close; a fault
 
 	data []byte // shared with the session's queue; Data is made from it on reading
-	size int
+	size int    // the payload's size when data, too big to show, is not kept
 }
 
 // maxFrameData is how much of a payload GatewayFrames returns.
@@ -275,8 +275,9 @@ func (sess *gwSession) describe() GatewaySession {
 }
 
 // GatewayFrames returns a session's frame log, oldest first: the last
-// FrameLogSize frames in and out, decompressed, with tokens redacted, and
-// the dispatches the session did not get (intents, shard, permissions).
+// FrameLogSize frames (and at most FrameLogBytes) in and out, decompressed,
+// with tokens redacted, and the dispatches the session did not get
+// (intents, shard, permissions).
 func (s *Server) GatewayFrames(sessionID string) []GatewayFrame {
 	h := &s.gw
 	h.mu.Lock()
@@ -292,9 +293,9 @@ func (s *Server) GatewayFrames(sessionID string) []GatewayFrame {
 	for i := range frames {
 		f := &frames[i]
 		d := f.data
-		if len(d) > maxFrameData {
+		if n := max(len(d), f.size); n > maxFrameData {
 			d, f.Truncated = nil, true
-			f.Note = strings.TrimSpace(f.Note + fmt.Sprintf(" (%d bytes, not kept)", len(f.data)))
+			f.Note = strings.TrimSpace(f.Note + fmt.Sprintf(" (%d bytes, not kept)", n))
 		}
 		if len(d) > 0 {
 			f.Data = json.RawMessage(redactFrame(d))

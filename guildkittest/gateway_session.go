@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/coder/websocket"
 	"github.com/seed012df1e9/guildkit"
@@ -65,12 +66,19 @@ func (sess *gwSession) ackLocked(seq int64) {
 	sess.trimLocked(k)
 }
 
-// trimLocked drops the first k entries.
+// trimLocked drops the first k entries. A buffer left mostly empty (a
+// burst acknowledged) gets a smaller array, so that the session's memory
+// returns to what it was before the burst.
 func (sess *gwSession) trimLocked(k int) {
 	if k <= 0 {
 		return
 	}
-	n := copy(sess.buf, sess.buf[k:])
+	rest := sess.buf[k:]
+	if c := cap(sess.buf); c > 32 && len(rest) <= c/4 {
+		sess.buf = append(make([]gwEntry, 0, max(2*len(rest), 8)), rest...)
+		return
+	}
+	n := copy(sess.buf, rest)
 	clear(sess.buf[n:])
 	sess.buf = sess.buf[:n]
 }
@@ -107,9 +115,15 @@ func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
 	}
 }
 
-// logLocked appends a frame to the session's log.
+// logLocked appends a frame to the session's log, which keeps at most
+// FrameLogSize frames and FrameLogBytes bytes (each frame's record and
+// payload).
 func (sess *gwSession) logLocked(f GatewayFrame) {
-	sess.log.push(f, 0)
+	if len(f.data) > maxFrameData {
+		// GatewayFrames shows only its size: the log keeps no more.
+		f.size, f.data = len(f.data), nil
+	}
+	sess.log.push(f, int(unsafe.Sizeof(f))+len(f.data)+len(f.Data)+len(f.Note))
 }
 
 // log records a frame of the connection: in its session's log, or kept
@@ -286,7 +300,7 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 			intents: intents, properties: props, largeThreshold: large, created: now, identifies: 1,
 			interval: c.interval,
 		}
-		sess.log.max = h.settings.FrameLogSize
+		sess.log.max, sess.log.budget = h.settings.FrameLogSize, h.settings.FrameLogBytes
 		h.sessions[sess.id] = sess
 		c.attachLocked(sess)
 		s.appendLocked(sess, "READY", s.readyLocked(sess, guilds, resumeURL, applicationFlags(h.approvedLocked())))

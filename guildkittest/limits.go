@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -216,11 +215,12 @@ func (r *ring[T]) push(v T, size int) {
 	for r.n > 0 && (r.n >= r.max || (r.budget > 0 && r.bytes+size > r.budget)) {
 		r.dropOldest()
 	}
+	if len(r.buf) > 16 && r.n <= len(r.buf)/4 {
+		r.compact() // big items pushed out many small ones: give the room back
+	}
 	if r.n == len(r.buf) { // full for its length: grow, oldest first
-		if r.head != 0 {
-			r.buf = slices.Concat(r.buf[r.head:], r.buf[:r.head])
-			r.sizes = slices.Concat(r.sizes[r.head:], r.sizes[:r.head])
-			r.head = 0
+		if r.head != 0 || r.n == cap(r.buf) {
+			r.compact()
 		}
 		r.buf = append(r.buf, v)
 		r.sizes = append(r.sizes, size)
@@ -238,6 +238,18 @@ func (r *ring[T]) dropOldest() {
 	r.bytes -= r.sizes[r.head]
 	r.head = (r.head + 1) % len(r.buf)
 	r.n--
+}
+
+// compact moves the items, oldest first, to arrays of room for twice as
+// many (at most max).
+func (r *ring[T]) compact() {
+	room := min(max(2*r.n, 8), r.max)
+	buf, sizes := make([]T, r.n, room), make([]int, r.n, room)
+	for i := range r.n {
+		j := (r.head + i) % len(r.buf)
+		buf[i], sizes[i] = r.buf[j], r.sizes[j]
+	}
+	r.buf, r.sizes, r.head = buf, sizes, 0
 }
 
 // all returns the items, oldest first.
