@@ -119,6 +119,37 @@ func (e *shardedEnv) shardOptions() gateway.ManagerOption {
 		gateway.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 }
 
+// awaitShards waits until m runs n shards, every one of them ready.
+func awaitShards(t *testing.T, m *gateway.Manager, n int, what string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		if m.ShardCount() != n {
+			return false
+		}
+		for _, s := range m.States() {
+			if s.Status != gateway.StatusReady {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, what)
+}
+
+// banEverywhere bans a new user in every guild of e and checks that each
+// ban reaches the handlers once, from the shard of n carrying its guild.
+func (e *shardedEnv) banEverywhere(t *testing.T, rec *received, n int) {
+	t.Helper()
+	u := e.srv.AddUser(guildkit.User{Username: "after"})
+	for _, g := range e.guilds {
+		require.NoError(t, e.srv.Client().Bans.Create(context.Background(), g, u.ID, nil))
+		key := fmt.Sprintf("ban %d %d", g, u.ID)
+		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
+		rec.mu.Lock()
+		assert.Equal(t, [2]int{gateway.ShardFor(g, n), n}, rec.shards[key])
+		rec.mu.Unlock()
+	}
+}
+
 // received records the events the handlers got.
 type received struct {
 	mu     sync.Mutex
@@ -436,26 +467,8 @@ func TestManagerReshardsOnLive4011(t *testing.T) {
 	defer func() { assert.NoError(t, m.End(ctx)) }()
 
 	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 1})
-	require.Eventually(t, func() bool {
-		if m.ShardCount() != 4 {
-			return false
-		}
-		for _, s := range m.States() {
-			if s.Status != gateway.StatusReady {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, time.Millisecond, "no reshard after 4011")
-	u := e.srv.AddUser(guildkit.User{Username: "after"})
-	for _, g := range e.guilds {
-		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
-		key := fmt.Sprintf("ban %d %d", g, u.ID)
-		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
-		rec.mu.Lock()
-		assert.Equal(t, [2]int{gateway.ShardFor(g, 4), 4}, rec.shards[key])
-		rec.mu.Unlock()
-	}
+	awaitShards(t, m, 4, "no reshard after 4011")
+	e.banEverywhere(t, rec, 4)
 }
 
 // TestManagerReportsFailedShards: a token the gateway refuses (4004)
@@ -521,9 +534,9 @@ func TestManagerStatusObserverHearsEveryStatus(t *testing.T) {
 }
 
 // TestManagerReshardsBeforeTheGuildLimit: a shard that nears the guild
-// limit makes the manager reshard by itself, without a gap: the guild
-// that would have closed the shard with 4011 joins the new set, no shard
-// is ever closed with 4011, and every guild's events arrive once.
+// limit makes the manager reshard by itself, without a gap, before any
+// shard is closed with 4011; every guild's events then arrive once, from
+// the new set.
 func TestManagerReshardsBeforeTheGuildLimit(t *testing.T) {
 	e := newShardedEnv(t, 2, 2, 1) // one guild on each shard of 2
 	e.srv.SetGatewaySettings(guildkittest.GatewaySettings{MaxConcurrency: 2, GuildsPerShard: 3})
@@ -544,27 +557,12 @@ func TestManagerReshardsBeforeTheGuildLimit(t *testing.T) {
 	defer func() { assert.NoError(t, m.End(ctx)) }()
 	assert.Equal(t, 2, m.ShardCount(), "one guild a shard is not near the limit")
 
-	// The bot joins a second guild on shard 0 of 2: 2 of 3, past half.
-	e.guilds = append(e.guilds, e.srv.AddGuild(guildkit.Guild{ID: guildOn(0, 2, 1)}).ID)
-	require.Eventually(t, func() bool {
-		if m.ShardCount() != 4 {
-			return false
-		}
-		for _, s := range m.States() {
-			if s.Status != gateway.StatusReady {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, time.Millisecond, "no reshard before the limit")
-	// A third would have closed shard 0 of 2 with 4011.
-	e.guilds = append(e.guilds, e.srv.AddGuild(guildkit.Guild{ID: guildOn(0, 2, 2)}).ID)
-	u := e.srv.AddUser(guildkit.User{Username: "after"})
-	for _, g := range e.guilds {
-		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
-		key := fmt.Sprintf("ban %d %d", g, u.ID)
-		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
-	}
+	// The bot joins a second guild on shard 0 of 2 (shard 2 of 4): 2 of 3,
+	// past half the limit.
+	e.guilds = append(e.guilds, e.srv.AddGuild(guildkit.Guild{ID: guildOn(2, 2, 1)}).ID)
+	awaitShards(t, m, 4, "no reshard before the limit")
+	e.banEverywhere(t, rec, 4)
+	assert.Equal(t, 4, m.ShardCount(), "no shard of 4 is near the limit")
 	assert.Zero(t, fatal.Load(), "a shard was closed with 4011")
 }
 
@@ -612,24 +610,6 @@ func TestManagerReshardsOnTheRecommendation(t *testing.T) {
 	assert.Equal(t, 2, m.ShardCount())
 
 	rt.shards.Store(4)
-	require.Eventually(t, func() bool {
-		if m.ShardCount() != 4 {
-			return false
-		}
-		for _, s := range m.States() {
-			if s.Status != gateway.StatusReady {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, time.Millisecond, "no reshard to the recommended count")
-	u := e.srv.AddUser(guildkit.User{Username: "after"})
-	for _, g := range e.guilds {
-		require.NoError(t, e.srv.Client().Bans.Create(ctx, g, u.ID, nil))
-		key := fmt.Sprintf("ban %d %d", g, u.ID)
-		require.Eventually(t, func() bool { return rec.count(key) == 1 }, 10*time.Second, time.Millisecond, key)
-		rec.mu.Lock()
-		assert.Equal(t, [2]int{gateway.ShardFor(g, 4), 4}, rec.shards[key])
-		rec.mu.Unlock()
-	}
+	awaitShards(t, m, 4, "no reshard to the recommended count")
+	e.banEverywhere(t, rec, 4)
 }
