@@ -36,6 +36,18 @@ func BenchmarkApply(b *testing.B) {
 		if err := st.Apply(ctx, guildCreate(7, "bench")); err != nil {
 			b.Fatal(err)
 		}
+		create := guildCreate(8, "big")
+		for i := range 1000 {
+			create = append(create, state.Update{Op: state.OpMemberPut, GuildID: 8, Member: benchMember(8, i), Source: state.SourceList})
+		}
+		b.Run(name+"/guild-create-1000-members", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if err := st.Apply(ctx, create); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(name+"/member-update", func(b *testing.B) {
 			b.ReportAllocs()
 			for i := range b.N {
@@ -79,3 +91,47 @@ func BenchmarkRead(b *testing.B) {
 }
 
 var benchTime = time.Unix(1_700_000_000, 0)
+
+// BenchmarkReadWhileWriting reads members from every goroutine while one
+// goroutine applies member updates without pause.
+func BenchmarkReadWhileWriting(b *testing.B) {
+	ctx := context.Background()
+	for name, st := range benchStores(b) {
+		if err := st.Apply(ctx, guildCreate(7, "bench")); err != nil {
+			b.Fatal(err)
+		}
+		for i := range 1000 {
+			if err := st.Apply(ctx, []state.Update{{Op: state.OpMemberPut, GuildID: 7, Member: benchMember(7, i), Source: state.SourceList}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			stop, done := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(done)
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					_ = st.Apply(ctx, []state.Update{{Op: state.OpMemberPut, GuildID: 7, Member: benchMember(7, i), Source: state.SourceEvent}})
+				}
+			}()
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					if _, err := st.Member(7, benchMember(7, i).User.ID); err != nil {
+						b.Error(err)
+						return
+					}
+					i++
+				}
+			})
+			b.StopTimer()
+			close(stop)
+			<-done
+		})
+	}
+}

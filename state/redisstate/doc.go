@@ -38,11 +38,24 @@
 // guilds on other masters in one step); a presence's partial user is
 // merged into the member of its guild and into the shared user copy.
 //
+// # Cost
+//
+// On one local redis-server (the benchmarks of this package, beside the
+// in-memory cache): a member update about 0.1 ms (two round trips: the
+// script, then the user and channel indexes), a member read 40 µs, a
+// permission computation 0.15 ms (a few reads). A GUILD_CREATE of 1,000
+// members is one script of about 50 ms, during which that Redis (that
+// master, in a Cluster) serves nothing else. Reads that must not wait on
+// the network belong to the in-memory cache; share through Redis what
+// other processes need.
+//
 // # When Redis is unreachable
 //
 // A write that fails is not lost silently: Apply returns the error, and
-// the writer remembers the guilds of the event. As soon as Redis answers
-// again (the next event, or a retry every [Options.RetryInterval]), it
+// the writer remembers the guilds of the event; the events that follow are
+// not held up by Redis (Apply returns [ErrUnavailable] at once) but their
+// guilds are remembered too. As soon as Redis answers again (a retry every
+// [Options.RetryInterval]), it
 // marks them stale in Redis, so readers are told ([state.ErrStale] with
 // the last values) rather than given wrong answers, and rebuilds each one
 // through [Options.Resync] ([RESTResync] reads the guild, its roles,

@@ -14,6 +14,11 @@ import (
 	"github.com/seed012df1e9/guildkit/state"
 )
 
+// ErrUnavailable is what Apply returns while Redis has not answered since
+// a write failed: the event's guilds will be marked stale and rebuilt when
+// it does.
+var ErrUnavailable = errors.New("redisstate: Redis is unreachable; the guilds of the event will be marked stale and rebuilt")
+
 // Options configure a [Store]. The zero value is ready to use.
 type Options struct {
 	// Prefix starts every key; "guildkit:state" when empty. Processes that
@@ -178,9 +183,19 @@ func (b *guildBatch) op(args ...any) { b.args = append(b.args, args...) }
 // users) are written after it. When Redis cannot be reached, the guilds
 // the event touches are remembered as lost: they are marked stale in
 // Redis, and rebuilt through [Options.Resync], as soon as it answers again
-// (at the next event, or by a retry every [Options.RetryInterval]), and
-// Apply returns the error.
+// (by a retry every [Options.RetryInterval]), and Apply returns the error.
+// Until then Apply does not wait on Redis: it remembers the event's guilds
+// and returns [ErrUnavailable].
 func (s *Store) Apply(ctx context.Context, ups []state.Update) error {
+	s.mu.Lock()
+	down := s.retry
+	s.mu.Unlock()
+	if down {
+		// Redis did not answer a write: until the retries find it again,
+		// events are not held up by it, only remembered.
+		s.lose(ups)
+		return ErrUnavailable
+	}
 	if err := s.recover(ctx); err != nil {
 		s.lose(ups)
 		return err
@@ -346,33 +361,15 @@ func (s *Store) encode(b *guildBatch, u *state.Update) {
 	case state.OpMemberRemove:
 		b.op("MDEL", idString(u.ID))
 	case state.OpEmojis:
-		if !s.pol.Emojis.Keeps(gid, state.SourceActivity) {
-			return
-		}
-		es := u.Emojis
-		if n := s.pol.Emojis.Limit(); n > 0 && len(es) > n {
-			es = es[:n]
-		}
-		b.op("EMOJIS", strconv.Itoa(len(es)))
-		for i := range es {
-			e := es[i]
+		putList(b, "EMOJIS", s.pol.Emojis, u.Emojis, func(e *state.Emoji) (state.Snowflake, string) {
 			e.GuildID = gid
-			b.op(idString(e.ID), encEmoji(&e))
-		}
+			return e.ID, encEmoji(e)
+		})
 	case state.OpStickers:
-		if !s.pol.Stickers.Keeps(gid, state.SourceActivity) {
-			return
-		}
-		ss := u.Stickers
-		if n := s.pol.Stickers.Limit(); n > 0 && len(ss) > n {
-			ss = ss[:n]
-		}
-		b.op("STICKERS", strconv.Itoa(len(ss)))
-		for i := range ss {
-			st := ss[i]
+		putList(b, "STICKERS", s.pol.Stickers, u.Stickers, func(st *state.Sticker) (state.Snowflake, string) {
 			st.GuildID = gid
-			b.op(idString(st.ID), mustJSON(st))
-		}
+			return st.ID, mustJSON(st)
+		})
 	case state.OpPresencePut:
 		p := *u.Presence
 		p.GuildID = gid
@@ -396,6 +393,24 @@ func (s *Store) encode(b *guildBatch, u *state.Update) {
 		if ch.Whole && ch.Count > 0 && ch.Index >= 0 && ch.Index < ch.Count {
 			b.op("CHUNK", ch.Nonce, strconv.Itoa(ch.Index), strconv.Itoa(ch.Count))
 		}
+	}
+}
+
+// putList adds the operation replacing a guild's whole list of a kind
+// (emojis, stickers) with list, as far as pol keeps it; enc sets a copy's
+// guild and encodes it.
+func putList[T any](b *guildBatch, op string, pol state.Policy, list []T, enc func(*T) (state.Snowflake, string)) {
+	if !pol.Keeps(b.id, state.SourceActivity) {
+		return
+	}
+	if n := pol.Limit(); n > 0 && len(list) > n {
+		list = list[:n]
+	}
+	b.op(op, strconv.Itoa(len(list)))
+	for i := range list {
+		v := list[i]
+		id, js := enc(&v)
+		b.op(idString(id), js)
 	}
 }
 
