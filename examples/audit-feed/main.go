@@ -5,6 +5,13 @@
 // starts again: no IDENTIFY spent, and the events sent while it was down
 // are replayed, so nothing is missed across a restart or a deploy.
 //
+// It keeps the guild's state (package state) so that its posts name
+// things rather than number them: the member who left by their nickname
+// and roles, the role deleted by its name, a role's permissions before and
+// after a change, an invite's channel by its name. The cache applies each
+// event before the feed's handlers run, and keeps what the event replaced
+// or removed for them (OldMember, OldRole).
+//
 // With no GUILDKIT_TOKEN set, it runs against the in-memory server from
 // guildkittest: it makes the changes itself, stops and starts again in the
 // middle (making more changes while it is down), prints what it posted,
@@ -35,6 +42,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +50,7 @@ import (
 	"github.com/seed012df1e9/guildkit/components"
 	"github.com/seed012df1e9/guildkit/gateway"
 	"github.com/seed012df1e9/guildkit/guildkittest"
+	"github.com/seed012df1e9/guildkit/state"
 )
 
 func main() {
@@ -66,6 +75,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 
 // feed posts what happens in the guild through a webhook.
 type feed struct {
+	cache  *state.Cache // the guilds' state, kept across restarts of the shard
 	hook   *guildkit.WebhookClient
 	out    io.Writer
 	posted chan string // the title of each post, for the in-memory run to wait on
@@ -77,6 +87,14 @@ type feed struct {
 // GUILD_MEMBERS (privileged) for joins and leaves, GUILDS for roles and
 // GUILD_INVITES for invites.
 func (f *feed) register(shard *gateway.Shard) {
+	if f.cache == nil {
+		// Members are kept whole (the feed has GUILD_MEMBERS anyway), so
+		// that a member who leaves can be named.
+		pol := state.DefaultPolicies()
+		pol.Members = state.All()
+		f.cache = state.NewCache(&state.Options{Policies: &pol})
+	}
+	f.cache.Attach(shard, nil)
 	gateway.On(shard, func(ctx context.Context, e *gateway.GuildBanAdd) {
 		f.post(ctx, "Member banned", fmt.Sprintf("%s was banned.", who(&e.User)), 0xE74C3C)
 	})
@@ -87,19 +105,35 @@ func (f *feed) register(shard *gateway.Shard) {
 		f.post(ctx, "Member joined", fmt.Sprintf("%s joined.", who(e.User)), 0x2ECC71)
 	})
 	gateway.On(shard, func(ctx context.Context, e *gateway.GuildMemberRemove) {
-		f.post(ctx, "Member left", fmt.Sprintf("%s left or was removed.", who(&e.User)), 0xE67E22)
+		text := fmt.Sprintf("%s left or was removed.", who(&e.User))
+		if m, ok := f.cache.OldMember(ctx); ok {
+			text = fmt.Sprintf("%s left or was removed (known here as %s, roles: %s).", who(&e.User), m.DisplayName(), f.roleNames(e.GuildID, m.Roles))
+		}
+		f.post(ctx, "Member left", text, 0xE67E22)
 	})
 	gateway.On(shard, func(ctx context.Context, e *gateway.GuildRoleCreate) {
 		f.post(ctx, "Role created", fmt.Sprintf("Role **%s** was created.", e.Role.Name), 0x3498DB)
 	})
 	gateway.On(shard, func(ctx context.Context, e *gateway.GuildRoleUpdate) {
-		f.post(ctx, "Role changed", fmt.Sprintf("Role **%s** was changed (permissions %s).", e.Role.Name, e.Role.Permissions), 0x3498DB)
+		text := fmt.Sprintf("Role **%s** was changed (permissions %s).", e.Role.Name, e.Role.Permissions)
+		if old, ok := f.cache.OldRole(ctx); ok && old.Permissions != e.Role.Permissions {
+			text = fmt.Sprintf("Role **%s** was changed (permissions %s, were %s).", e.Role.Name, e.Role.Permissions, old.Permissions)
+		}
+		f.post(ctx, "Role changed", text, 0x3498DB)
 	})
 	gateway.On(shard, func(ctx context.Context, e *gateway.GuildRoleDelete) {
-		f.post(ctx, "Role deleted", fmt.Sprintf("Role %s was deleted.", e.RoleID), 0x3498DB)
+		name := e.RoleID.String()
+		if old, ok := f.cache.OldRole(ctx); ok {
+			name = "**" + old.Name + "**"
+		}
+		f.post(ctx, "Role deleted", fmt.Sprintf("Role %s was deleted.", name), 0x3498DB)
 	})
 	gateway.On(shard, func(ctx context.Context, e *gateway.InviteCreate) {
-		text := fmt.Sprintf("Invite **%s** to <#%s> was created", e.Code, e.ChannelID)
+		where := "<#" + e.ChannelID.String() + ">"
+		if ch, err := f.cache.Channel(e.ChannelID); err == nil {
+			where = "#" + ch.Name
+		}
+		text := fmt.Sprintf("Invite **%s** to %s was created", e.Code, where)
 		if e.Inviter != nil {
 			text += " by " + who(e.Inviter)
 		}
@@ -114,6 +148,20 @@ func (f *feed) register(shard *gateway.Shard) {
 		f.post(ctx, "Gap in the feed", fmt.Sprintf("Events after %s were missed (%s): check the guild's audit log.",
 			e.Time.UTC().Format(time.RFC3339), e.Reason), 0x7F8C8D)
 	})
+}
+
+// roleNames names the roles from the cache, "none" for none.
+func (f *feed) roleNames(guildID guildkit.Snowflake, ids state.IDs) string {
+	if ids.Len() == 0 {
+		return "none"
+	}
+	var names []string
+	for id := range ids.All() {
+		if r, err := f.cache.Role(guildID, id); err == nil {
+			names = append(names, r.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // who names a user for the feed: a mention (which notifies nobody: the
@@ -265,7 +313,10 @@ func inMemory(ctx context.Context, out io.Writer) error {
 	auditLog := srv.AddChannel(guild.ID, guildkit.Channel{Name: "audit-log", Type: guildkit.ChannelTypeGuildText})
 	general := srv.AddChannel(guild.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	webhook := srv.AddWebhook(auditLog.ID, "Audit feed")
-	troll := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "troll"}})
+	regulars := srv.AddRole(guild.ID, guildkit.Role{Name: "Regulars", Position: 1})
+	trollNick := "Troll King"
+	troll := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "troll"}, Nick: &trollNick,
+		Roles: []guildkit.Snowflake{regulars.ID}})
 	newcomer := srv.AddUser(guildkit.User{Username: "newcomer"})
 	rest := srv.Client()
 

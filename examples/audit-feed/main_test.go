@@ -28,17 +28,17 @@ func TestAuditFeedInMemory(t *testing.T) {
 identified: a new session
 posted ID: Member joined: <@ID> (newcomer) joined.
 posted ID: Role created: Role **Moderators** was created.
-posted ID: Role changed: Role **Moderators** was changed (permissions KICK_MEMBERS|BAN_MEMBERS).
-posted ID: Member left: <@ID> (troll) left or was removed.
+posted ID: Role changed: Role **Moderators** was changed (permissions KICK_MEMBERS|BAN_MEMBERS, were CREATE_INSTANT_INVITE|VIEW_CHANNEL|SEND_MESSAGES|READ_MESSAGE_HISTORY|CONNECT|SPEAK|CHANGE_NICKNAME|USE_APPLICATION_COMMANDS).
+posted ID: Member left: <@ID> (troll) left or was removed (known here as Troll King, roles: Regulars).
 posted ID: Member banned: <@ID> (troll) was banned.
-posted ID: Invite created: Invite **CODE** to <#ID> was created.
+posted ID: Invite created: Invite **CODE** to #general was created.
 stopping the feed
 saved session S at N (shard 0/1)
 changed three things while the feed was down; starting it again
 resuming session S at N (shard 0/1)
 posted ID: Ban lifted: <@ID> (troll) was unbanned.
 posted ID: Invite deleted: Invite **CODE** was deleted.
-posted ID: Role deleted: Role ID was deleted.
+posted ID: Role deleted: Role **Moderators** was deleted.
 saved session S at N (shard 0/1)
 posted 9 entries to #audit-log
 `, got)

@@ -8,7 +8,12 @@
 // message saying what went wrong, never with silence.
 //
 // A role is self-assignable when it grants no permissions and is not
-// managed by an integration.
+// managed by an integration. When the bot keeps the guild's state (package
+// state, fed by a gateway connection: the demo and the gateway mode), it
+// checks from that cache, without a REST call, that the clicking member
+// may post in the channel (a timed-out or muted member may not pick), that
+// it holds Manage Roles itself, and that each role sits below its own
+// highest role, which the platform requires of anyone giving a role.
 //
 // With no GUILDKIT_PUBLIC_KEY set, it runs the whole loop against the
 // in-memory server from guildkittest, as a member would use it, and prints
@@ -54,8 +59,10 @@ import (
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/gateway"
 	"github.com/seed012df1e9/guildkit/guildkittest"
 	"github.com/seed012df1e9/guildkit/interactions"
+	"github.com/seed012df1e9/guildkit/state"
 )
 
 func main() {
@@ -87,6 +94,9 @@ const (
 // bot holds what the bot's functions need.
 type bot struct {
 	client *guildkit.Client // REST calls with the bot's token
+	// cache is the guilds' state when a gateway connection keeps it; nil
+	// for the endpoint alone, which reads the roles through REST.
+	cache *state.Cache
 }
 
 // rolesCommand declares /roles; register routes it to b.roles, and Sync
@@ -140,7 +150,12 @@ func (b *bot) pick(ctx context.Context, r *interactions.Request) error {
 	if err != nil {
 		return r.ReplyEphemeral(ctx, "That choice could not be read: "+err.Error())
 	}
-	roles, err := b.client.Roles.List(ctx, guildID)
+	if b.cache != nil {
+		if msg := b.check(ctx, guildID, it); msg != "" {
+			return r.ReplyEphemeral(ctx, msg)
+		}
+	}
+	roles, err := b.guildRoles(ctx, guildID)
 	if err != nil {
 		return r.ReplyEphemeral(ctx, "I could not read this server's roles: "+explain(err))
 	}
@@ -150,7 +165,7 @@ func (b *bot) pick(ctx context.Context, r *interactions.Request) error {
 		switch {
 		case has == wants:
 			continue
-		case !selfAssignable(role):
+		case !selfAssignable(role) || !b.below(guildID, role.ID):
 			if wants {
 				refused = append(refused, role.Name)
 			}
@@ -167,6 +182,62 @@ func (b *bot) pick(ctx context.Context, r *interactions.Request) error {
 		}
 	}
 	return r.ReplyEphemeral(ctx, summary(added, removed, refused))
+}
+
+// check reads from the cache whether the member may pick roles here and
+// the bot may give them; "" when both may, else what to answer.
+func (b *bot) check(ctx context.Context, guildID guildkit.Snowflake, it *guildkit.Interaction) string {
+	// The interaction's member is fresher than nothing: the cache learns
+	// it (its roles, its timeout) before computing.
+	_ = state.Learn(ctx, b.cache, guildID, it)
+	if ch, ok := it.ChannelID.Get(); ok {
+		p, err := b.cache.MemberPermissionsIn(ch, it.Member.User.ID)
+		if err == nil && !p.Has(guildkit.PermissionSendMessages) {
+			return "You cannot pick roles while you cannot post here (timed out or muted)."
+		}
+	}
+	me, err := b.cache.CurrentUser()
+	if err != nil {
+		return ""
+	}
+	if p, err := b.cache.MemberPermissions(guildID, me.ID); err == nil && !p.Has(guildkit.PermissionManageRoles) {
+		return "I am missing the Manage Roles permission here."
+	}
+	return ""
+}
+
+// guildRoles returns the guild's roles: from the cache when it holds the
+// guild, else through REST.
+func (b *bot) guildRoles(ctx context.Context, guildID guildkit.Snowflake) ([]guildkit.Role, error) {
+	if b.cache != nil {
+		if _, err := b.cache.Guild(guildID); err == nil {
+			var out []guildkit.Role
+			for r, err := range b.cache.Roles(guildID) {
+				if err != nil {
+					break
+				}
+				out = append(out, guildkit.Role{ID: r.ID, Name: r.Name, Permissions: r.Permissions, Managed: r.Managed, Position: r.Position})
+			}
+			slices.SortFunc(out, func(a, b guildkit.Role) int { return b.Position - a.Position })
+			return out, nil
+		}
+	}
+	return b.client.Roles.List(ctx, guildID)
+}
+
+// below reports whether the bot may give roleID by the role hierarchy
+// (the role is below the bot's highest role); true when the cache cannot
+// say, and the platform will.
+func (b *bot) below(guildID, roleID guildkit.Snowflake) bool {
+	if b.cache == nil {
+		return true
+	}
+	me, err := b.cache.CurrentUser()
+	if err != nil {
+		return true
+	}
+	ok, err := state.CanManageRole(b.cache, guildID, me.ID, roleID)
+	return err != nil || ok
 }
 
 // askMissing opens the modal asking which role is missing.
@@ -227,18 +298,28 @@ func explain(err error) string {
 func demo(ctx context.Context, out io.Writer) error {
 	srv := guildkittest.New()
 	defer srv.Close()
-	g := srv.AddGuild(guildkit.Guild{Name: "Makers"})
+	owner := srv.AddUser(guildkit.User{Username: "owner"})
+	g := srv.AddGuild(guildkit.Guild{Name: "Makers", OwnerID: owner.ID})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "roles", Type: guildkit.ChannelTypeGuildText})
 	botRole := srv.AddRole(g.ID, guildkit.Role{Name: "Role Picker", Permissions: guildkit.PermissionManageRoles, Position: 10})
 	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}, Roles: []guildkit.Snowflake{botRole.ID}})
 	artist := srv.AddRole(g.ID, guildkit.Role{Name: "Artist", Position: 3})
+	legend := srv.AddRole(g.ID, guildkit.Role{Name: "Legend", Position: 11}) // above the bot's role
 	writer := srv.AddRole(g.ID, guildkit.Role{Name: "Writer", Position: 2})
 	mod := srv.AddRole(g.ID, guildkit.Role{Name: "Moderator", Permissions: guildkit.PermissionKickMembers, Position: 5})
 	ada := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}, Roles: []guildkit.Snowflake{writer.ID}}).User
 
 	// The bot: its handler verifies deliveries with the application's
-	// public key; its REST calls use the server's bot client.
-	b := &bot{client: srv.Client()}
+	// public key; its REST calls use the server's bot client; a gateway
+	// connection keeps the guild's state for its checks.
+	b := &bot{client: srv.Client(), cache: state.NewCache(nil)}
+	shard, err := keepState(ctx, b.cache, srv.Token(), gateway.WithClient(srv.Client()), gateway.WithURL(srv.GatewayURL()),
+		gateway.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = shard.End(context.WithoutCancel(ctx)) }()
+	fmt.Fprintln(out, "keeping the guild's state from the gateway")
 	h, err := interactions.NewHandler(srv.Application().PublicKeyHex(), srv.Client(),
 		interactions.WithClock(srv), interactions.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
@@ -266,11 +347,11 @@ func demo(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	say("ada runs /roles", picker)
-	picked, err := srv.Select(ctx, ada.ID, picker.Message.ID, pickID, artist.ID.String(), mod.ID.String())
+	picked, err := srv.Select(ctx, ada.ID, picker.Message.ID, pickID, artist.ID.String(), mod.ID.String(), legend.ID.String())
 	if err != nil {
 		return err
 	}
-	say("ada picks Artist and Moderator", picked)
+	say("ada picks Artist, Moderator, Legend", picked)
 	m, err := srv.Client().Members.Get(ctx, g.ID, ada.ID)
 	if err != nil {
 		return err

@@ -24,7 +24,8 @@ func TestDemo(t *testing.T) {
 	}
 	for _, want := range []string{
 		"endpoint check: PING answered, bad signature refused",
-		"message (ephemeral): Done: added Artist; removed Writer; not self-assignable: Moderator.",
+		"keeping the guild's state from the gateway",
+		"message (ephemeral): Done: added Artist; removed Writer; not self-assignable: Legend, Moderator.",
 		"ada's roles now: Artist",
 		`modal "Which role is missing?"`,
 		`adding "Musician"`,
