@@ -65,6 +65,9 @@
 // answers for its length, and the writer one REST resync per guild that
 // had an event during it. A writer process that dies loses nothing it has
 // written; its shard's next session (READY, then GUILD_CREATEs) marks its
-// guilds stale and rebuilds them. A Redis that restarts empty loses
-// everything until each guild's next GUILD_CREATE.
+// guilds stale and rebuilds them. A Redis that lost its data (restarted
+// empty, or a failover to a replica that was behind) is noticed at the
+// next event of each guild the writer had written, and that guild is
+// rebuilt as after an outage; a guild with no event stays missing
+// (ErrNotFound) until then or its next GUILD_CREATE.
 package redisstate

@@ -155,3 +155,25 @@ func (s *Store) keepJoined(guildID state.Snowflake, ups []state.Update) {
 		}
 	}
 }
+
+// errVanished: a guild this writer had written was not in Redis (a Redis
+// restarted empty, a failover to a replica that had not caught up).
+var errVanished = errors.New("redisstate: a guild this writer had written is gone from Redis; it will be rebuilt")
+
+// missing notes whether b's guild is held after b, and reports a guild
+// the writer had seen held that Redis no longer holds: its writes were
+// lost, so it is rebuilt as after an outage.
+func (s *Store) missing(b *guildBatch, held bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case held:
+		s.known[b.id] = true
+	case b.removed:
+		delete(s.known, b.id)
+	case s.known[b.id]:
+		delete(s.known, b.id)
+		return true
+	}
+	return false
+}

@@ -110,3 +110,37 @@ func TestOutageWithoutResyncStaysStale(t *testing.T) {
 		t.Fatalf("after GUILD_CREATE: %+v, %v", g, err)
 	}
 }
+
+// TestVanishedGuildIsRebuilt: a Redis that lost its data (restarted empty,
+// or a failover to a replica behind) is noticed at the next event of a
+// guild the writer had written, and the guild is rebuilt.
+func TestVanishedGuildIsRebuilt(t *testing.T) {
+	rs := redistest.Start(t)
+	rdb := client(t, rs)
+	ctx := context.Background()
+	recovered := make(chan error, 10)
+	st := newStore(t, rdb, nil, redisstate.Options{
+		Resync: func(_ context.Context, id state.Snowflake) ([]state.Update, error) {
+			return guildCreate(id, "rebuilt"), nil
+		},
+		OnRecover: func(_ state.Snowflake, err error) { recovered <- err },
+	})
+	require(t, st.Apply(ctx, guildCreate(9, "before")))
+	require(t, rdb.FlushAll(ctx).Err())
+	rename := []state.Update{{Op: state.OpGuildUpdate, GuildID: 9, Guild: &state.Guild{ID: 9, Name: "after"}}}
+	if err := st.Apply(ctx, rename); err == nil {
+		t.Fatal("Apply to a guild gone from Redis: no error")
+	}
+	if err := <-recovered; err != nil {
+		t.Fatal(err)
+	}
+	if g, err := st.Guild(9); err != nil || g.Name != "rebuilt" {
+		t.Fatalf("after the rebuild: %+v, %v", g, err)
+	}
+	// A guild removed on purpose is not rebuilt.
+	require(t, st.Apply(ctx, []state.Update{{Op: state.OpGuildRemove, GuildID: 9}}))
+	require(t, st.Apply(ctx, rename))
+	if got := st.Lost(); len(got) != 0 {
+		t.Fatalf("Lost = %v after a removal", got)
+	}
+}

@@ -61,6 +61,7 @@ type Store struct {
 	mu      sync.Mutex
 	self    state.Snowflake
 	lost    map[state.Snowflake]bool // guilds whose writes were lost
+	known   map[state.Snowflake]bool // guilds this writer has seen held in Redis
 	retry   bool                     // the retry loop runs
 	closed  bool
 	stop    chan struct{}
@@ -88,7 +89,7 @@ func New(rdb redis.UniversalClient, o Options) *Store {
 		o.RetryInterval = time.Second
 	}
 	s := &Store{rdb: rdb, pre: o.Prefix, pol: state.DefaultPolicies(), opts: o,
-		lost: make(map[state.Snowflake]bool), stop: make(chan struct{})}
+		lost: make(map[state.Snowflake]bool), known: make(map[state.Snowflake]bool), stop: make(chan struct{})}
 	if o.Policies != nil {
 		s.pol = *o.Policies
 	}
@@ -476,6 +477,9 @@ func (s *Store) run(ctx context.Context, b *guildBatch) error {
 		return err
 	}
 	s.found(b.id, b.hasGuild)
+	if s.missing(b, held == 1) {
+		return errVanished
+	}
 	return nil
 }
 
