@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -359,10 +360,24 @@ func runProperty(t *testing.T, rdb redis.UniversalClient, prefix string, seed ui
 // TestPropertyRedisEqualsServer runs the property on one redis-server.
 func TestPropertyRedisEqualsServer(t *testing.T) {
 	rs := redistest.Start(t)
+	rdb := client(t, rs)
 	for seed := range uint64(2) {
 		t.Run("seed"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-			runProperty(t, client(t, rs), "p"+strconv.FormatUint(seed, 10), seed, 300)
+			runProperty(t, rdb, "p"+strconv.FormatUint(seed, 10), seed, 300)
 		})
+	}
+	// What the keys are: a guild's under its hash tag, the three indexes
+	// and one per user; ids and names only, never a token.
+	keys, err := rdb.Keys(context.Background(), "*").Result()
+	require(t, err)
+	shape := regexp.MustCompile(`^p[01]:(\{[0-9]+\}:(g|ch|chp|chs|chpin|ro|m|mr|mg|ml|em|st|pr|pl|vo|ck|ckg)|guilds|channels|self|user:[0-9]+)$`)
+	for _, k := range keys {
+		if !shape.MatchString(k) {
+			t.Errorf("key %q", k)
+		}
+	}
+	if len(keys) < 10 {
+		t.Errorf("only %d keys: %v", len(keys), keys)
 	}
 }
 
