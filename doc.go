@@ -251,7 +251,9 @@
 // There is no prefix-command helper ("!ping") on purpose: the platform's
 // commands (package interactions' router, [CommandService]) are how a bot
 // takes commands, with typed options, permissions and no need for the
-// privileged MESSAGE_CONTENT intent.
+// privileged MESSAGE_CONTENT intent. A bot that must read messages
+// registers its gateway handler with gateway.ReadsContent, which makes the
+// shard ask for that intent.
 //
 // # Testing
 //

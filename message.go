@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,11 +106,15 @@ type Nonce string
 
 // UnmarshalJSON decodes a string or an integer.
 func (n *Nonce) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] != '"' {
-		if string(b) == "null" {
-			*n = ""
-			return nil
-		}
+	switch {
+	case len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && !bytes.ContainsAny(b[1:len(b)-1], "\\\"") &&
+		utf8.Valid(b) && !bytes.ContainsFunc(b, func(r rune) bool { return r < 0x20 }):
+		*n = Nonce(b[1 : len(b)-1]) // the usual nonce: no escapes
+		return nil
+	case string(b) == "null":
+		*n = ""
+		return nil
+	case len(b) > 0 && b[0] != '"':
 		var num json.Number
 		if err := json.Unmarshal(b, &num); err != nil {
 			return err

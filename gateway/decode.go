@@ -38,12 +38,13 @@ func init() {
 		decodes[GuildRoleCreate], decodes[GuildRoleUpdate], decodes[GuildRoleDelete],
 		decodes[GuildIntegrationsUpdate], decodes[IntegrationCreate], decodes[IntegrationUpdate],
 		decodes[IntegrationDelete], decodes[InviteCreate], decodes[InviteDelete],
-		decodes[WebhooksUpdate], decodes[MessageCreate], decodes[MessageUpdate],
-		decodes[MessageDelete],
+		decodes[WebhooksUpdate], decodes[MessageCreate],
+		decodes[MessageDelete], decodes[MessageDeleteBulk],
 	} {
 		add()
 	}
 	eventDecoders[(*InteractionCreate)(nil).EventName()] = decodeInteractionCreate
+	eventDecoders[(*MessageUpdate)(nil).EventName()] = decodeMessageUpdate
 	for name := range eventDecoders {
 		eventNames[name] = name
 	}

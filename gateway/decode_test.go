@@ -54,7 +54,7 @@ var typedEvents = []Event{
 	(*GuildMembersChunk)(nil), (*GuildBanAdd)(nil), (*GuildBanRemove)(nil), (*GuildRoleCreate)(nil),
 	(*GuildRoleUpdate)(nil), (*GuildRoleDelete)(nil), (*GuildIntegrationsUpdate)(nil),
 	(*IntegrationCreate)(nil), (*IntegrationUpdate)(nil), (*IntegrationDelete)(nil),
-	(*InviteCreate)(nil), (*InviteDelete)(nil), (*WebhooksUpdate)(nil), (*MessageCreate)(nil),
+	(*InviteCreate)(nil), (*InviteDelete)(nil), (*WebhooksUpdate)(nil), (*MessageCreate)(nil), (*MessageDeleteBulk)(nil),
 	(*MessageUpdate)(nil), (*MessageDelete)(nil), (*InteractionCreate)(nil),
 }
 
@@ -72,6 +72,11 @@ func referenceDecode(t testing.TB, e Event, data []byte) (Event, error) {
 	}
 	if f, ok := ref.(interface{ fill() }); ok {
 		f.fill()
+	}
+	if n, ok := ref.(interface{ noteFields([]byte) error }); ok {
+		if err := n.noteFields(data); err != nil {
+			return nil, err
+		}
 	}
 	return ref.(Event), nil
 }

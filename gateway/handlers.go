@@ -19,6 +19,9 @@ type Mux struct {
 	any    []func(context.Context, Event)
 	first  []func(context.Context, Event) // by First: before all others
 	firstI Intents                        // the intents First asked for
+	// content holds the events with a function registered with
+	// [ReadsContent]: they need MESSAGE_CONTENT.
+	content map[string]bool
 }
 
 // NewMux returns an empty Mux.
@@ -43,9 +46,22 @@ func (m *Mux) mux() *Mux { return m }
 // time and in the gateway's order; a slow fn delays the next events (not
 // the heartbeat), so hand long work to a goroutine. A panic in fn is
 // recovered and logged. ctx is the shard's: [ShardOf] names it.
-func On[E Event](r Registrar, fn func(ctx context.Context, e E)) {
+//
+// A function that reads what others write in messages (content, embeds,
+// attachments, components, polls) says so with [ReadsContent]:
+//
+//	gateway.On(shard, func(ctx context.Context, e *gateway.MessageCreate) { ... }, gateway.ReadsContent())
+//
+// The shard then asks for the privileged MESSAGE_CONTENT intent too, and
+// when its intents were set with [WithIntents] without it, Open names the
+// event in a warning.
+func On[E Event](r Registrar, fn func(ctx context.Context, e E), opts ...HandlerOption) {
 	var zero E
 	name := zero.EventName()
+	var o handlerOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	h := func(ctx context.Context, ev Event) {
 		if e, ok := ev.(E); ok {
 			fn(ctx, e)
@@ -58,6 +74,33 @@ func On[E Event](r Registrar, fn func(ctx context.Context, e E)) {
 		m.byName = make(map[string][]func(context.Context, Event))
 	}
 	m.byName[name] = append(m.byName[name], h)
+	if o.readsContent {
+		if m.content == nil {
+			m.content = make(map[string]bool)
+		}
+		m.content[name] = true
+	}
+}
+
+// HandlerOption changes how [On] registers a function.
+type HandlerOption func(*handlerOptions)
+
+type handlerOptions struct {
+	readsContent bool
+}
+
+// ReadsContent declares that the function reads the content of messages
+// others send: MESSAGE_CREATE's or MESSAGE_UPDATE's Content, Embeds,
+// Attachments, Components or Poll. Without the privileged MESSAGE_CONTENT
+// intent the platform sends them empty, except in DMs, in the bot's own
+// messages and in messages that mention the bot; so the shard asks for
+// MESSAGE_CONTENT as well as the event's intent (enable it for the
+// application first: asking without it closes the connection with 4014).
+// A bot that takes commands needs none of this: the platform's commands
+// (package interactions) bring their options typed, and a prefix-command
+// helper is deliberately not provided.
+func ReadsContent() HandlerOption {
+	return func(o *handlerOptions) { o.readsContent = true }
 }
 
 // OnAny registers fn for every event, after the functions of its type.
@@ -90,7 +133,18 @@ func (m *Mux) Intents() Intents {
 	for _, n := range m.names() {
 		i |= eventIntents(n)
 	}
+	if m.readsContent() {
+		i |= IntentMessageContent
+	}
 	return i
+}
+
+// readsContent reports whether a function was registered with
+// [ReadsContent].
+func (m *Mux) readsContent() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.content) > 0
 }
 
 // missingIntents returns the events with a function whose intent is not in
@@ -102,6 +156,22 @@ func (m *Mux) missingIntents(have Intents) []string {
 			out = append(out, fmt.Sprintf("%s (needs %s)", n, need))
 		}
 	}
+	return out
+}
+
+// missingContent returns the events with a function registered with
+// [ReadsContent] when have lacks MESSAGE_CONTENT.
+func (m *Mux) missingContent(have Intents) []string {
+	if have.Has(IntentMessageContent) {
+		return nil
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []string
+	for n := range m.content {
+		out = append(out, n+" (reads content: needs MESSAGE_CONTENT)")
+	}
+	slices.Sort(out)
 	return out
 }
 

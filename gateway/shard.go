@@ -202,7 +202,8 @@ func (s *Shard) Err() error {
 // until it takes the budget, then identifies; if ctx ends meanwhile,
 // Open's error says that the shard waits for the limiter, and why.
 // It warns (in the log) of every handler whose event needs an intent the
-// shard does not ask for.
+// shard does not ask for, and of every handler registered with
+// [ReadsContent] when it does not ask for MESSAGE_CONTENT.
 func (s *Shard) Open(ctx context.Context) error {
 	if !s.started.CompareAndSwap(false, true) {
 		return errors.New("gateway: Open: the shard was opened already")
@@ -216,6 +217,10 @@ func (s *Shard) Open(ctx context.Context) error {
 		for _, m := range missing {
 			s.logger.Warn("gateway: a handler's event will not arrive: its intent is not asked for", slog.String("event", m), slog.String("intents", s.o.intents.String()))
 		}
+	}
+	for _, m := range s.handlers.missingContent(s.o.intents) {
+		s.logger.Warn("gateway: a handler reads message content, which arrives empty without MESSAGE_CONTENT (except in DMs, the bot's own messages and messages mentioning it)",
+			slog.String("event", m), slog.String("intents", s.o.intents.String()))
 	}
 	if p := s.o.intents.Privileged(); p != 0 {
 		s.logger.Info("gateway: asking for privileged intents (enable them in the developer portal)", slog.String("intents", p.String()))
