@@ -90,6 +90,16 @@ func (f *disgoFeeder) feed(d []byte) {
 
 func newFeeder(name string) feeder {
 	switch name {
+	case "guildkit-members":
+		p := state.DefaultPolicies()
+		p.Members = state.All()
+		return &guildkitFeeder{c: state.NewCache(&state.Options{Policies: &p})}
+	case "guildkit-bounded100":
+		p := state.DefaultPolicies()
+		p.Members = state.Bounded(100)
+		return &guildkitFeeder{c: state.NewCache(&state.Options{Policies: &p})}
+	case "guildkit-default":
+		return &guildkitFeeder{c: state.NewCache(nil)}
 	case "guildkit":
 		p := state.DefaultPolicies()
 		p.Members, p.Presences = state.All(), state.All()
@@ -155,6 +165,27 @@ func BenchmarkMemory(b *testing.B) {
 				b.ReportMetric(0, "ns/op")
 			})
 		}
+	}
+}
+
+// BenchmarkPolicies reports what the cache holds of the shared stream
+// under other policies: members without presences, at most 100 members
+// per guild, and the default (the bot's member and those seen acting: none
+// in a stream of GUILD_CREATEs).
+func BenchmarkPolicies(b *testing.B) {
+	guilds := 100
+	if v, err := strconv.Atoi(os.Getenv("STATEBENCH_GUILDS")); err == nil && v > 0 {
+		guilds = v
+	}
+	for _, lib := range []string{"guildkit-members", "guildkit-bounded100", "guildkit-default"} {
+		b.Run(lib, func(b *testing.B) {
+			var bytes uint64
+			for range b.N {
+				bytes = measure(lib, guilds, 1000, true)
+			}
+			b.ReportMetric(float64(bytes)/float64(guilds), "B/guild")
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }
 
