@@ -1,8 +1,10 @@
 package guildkittest
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -42,6 +44,19 @@ func (s *Server) controlMessageRoutes(api func(pattern string, h func(w http.Res
 		}
 		controlJSON(w, http.StatusOK, withShapes(m))
 	})
+	api("GET channels/{channel_id}/messages", func(w http.ResponseWriter, r *http.Request) {
+		channelID, err := guildkit.ParseSnowflake(r.PathValue("channel_id"))
+		if err != nil {
+			controlError(w, http.StatusNotFound, "no channel "+r.PathValue("channel_id"))
+			return
+		}
+		userID, err := guildkit.ParseSnowflake(r.URL.Query().Get("user_id"))
+		if err != nil {
+			controlError(w, http.StatusBadRequest, "user_id: give the member who reads the channel")
+			return
+		}
+		controlJSON(w, http.StatusOK, s.channelAsSeen(channelID, userID))
+	})
 	api("GET dms", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		out := []dmChannelJSON{}
@@ -53,4 +68,51 @@ func (s *Server) controlMessageRoutes(api func(pattern string, h func(w http.Res
 		s.mu.Unlock()
 		controlJSON(w, http.StatusOK, withShapes(out))
 	})
+}
+
+// channelView is a channel as a member reads it, for the page.
+type channelView struct {
+	// Messages are the messages the member sees, oldest first, as Get
+	// Channel Messages answers them to that member (reactions' "me" is
+	// theirs), with the ephemeral answers only it sees; empty without
+	// READ_MESSAGE_HISTORY.
+	Messages []json.RawMessage `json:"messages"`
+	// Refused says why the member cannot read the channel (not a member,
+	// no VIEW_CHANNEL, not in the DM), or why it shows no history; "" when
+	// it can.
+	Refused string `json:"refused,omitempty"`
+	// CanSend says whether the member may post there.
+	CanSend bool `json:"can_send"`
+}
+
+// channelAsSeen is channelID as userID reads it.
+func (s *Server) channelAsSeen(channelID, userID guildkit.Snowflake) channelView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := channelView{Messages: []json.RawMessage{}}
+	t, cerr := s.chatTargetLocked(channelID, userID)
+	if cerr != nil {
+		out.Refused = cerr.msg
+		return out
+	}
+	send := guildkit.PermissionSendMessages
+	if t.ch != nil && t.ch.Type.IsThread() {
+		send = guildkit.PermissionSendMessagesInThreads
+	}
+	out.CanSend = t.perms.Has(send)
+	if !t.perms.Has(guildkit.PermissionReadMessageHistory) {
+		out.Refused = "no READ_MESSAGE_HISTORY: the member sees only what arrives while the channel is open"
+		return out
+	}
+	var seen []*webhookMessage
+	for _, wm := range s.wh().messages {
+		if wm.msg.ChannelID == channelID && (wm.visibleTo == 0 || wm.visibleTo == userID) {
+			seen = append(seen, wm)
+		}
+	}
+	slices.SortFunc(seen, func(a, b *webhookMessage) int { return compareIDs(a.msg.ID, b.msg.ID) })
+	for _, wm := range seen {
+		out.Messages = append(out.Messages, s.messageAnswerLocked(wm, userID, false))
+	}
+	return out
 }

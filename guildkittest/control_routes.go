@@ -43,6 +43,7 @@ var ControlRoutes = []ControlRoute{
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
 	{"POST", ControlPrefix + "api/messages", `{"user_id": "...", "channel_id": "...", "content": "!ping"}: a member posts (also "embeds", "reply_to", "mention_replied", "nonce"), checked against the member's permissions; answers the message, or the platform's status and code`},
 	{"GET", ControlPrefix + "api/dms", "the bot's DM channels, each with its recipient"},
+	{"GET", ControlPrefix + "api/channels/{id}/messages", "?user_id=: the channel as that member reads it: its messages oldest first (none without READ_MESSAGE_HISTORY), why it cannot, whether it may post"},
 	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
 	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
 	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},

@@ -639,3 +639,31 @@ func TestMessagesSurviveSaveAndLoad(t *testing.T) {
 	_, got, _ = w2.do(t, "", http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+ping.ID.String(), nil)
 	assert.Len(t, got["reactions"], 1)
 }
+
+func TestControlChannelAsAMemberReadsIt(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	blind := w.srv.AddChannel(w.guild.ID, guildkit.Channel{Name: "staff", Type: guildkit.ChannelTypeGuildText,
+		PermissionOverwrites: []guildkit.PermissionOverwrite{{ID: w.alice.User.ID, Type: guildkit.OverwriteTypeMember, Deny: guildkit.PermissionViewChannel}}})
+	w.send(t, "", w.general.ID, map[string]any{"content": "one"})
+	w.send(t, "", w.general.ID, map[string]any{"content": "two"})
+	view := func(channel, user guildkit.Snowflake) map[string]any {
+		t.Helper()
+		resp, err := http.Get(w.srv.URL + guildkittest.ControlPrefix + "api/channels/" + channel.String() + "/messages?user_id=" + user.String())
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return out
+	}
+	v := view(w.general.ID, w.alice.User.ID)
+	msgs := v["messages"].([]any)
+	require.Len(t, msgs, 2)
+	assert.Equal(t, "one", msgs[0].(map[string]any)["content"], "oldest first")
+	assert.Equal(t, true, v["can_send"])
+	assert.Equal(t, false, view(w.general.ID, w.muted.User.ID)["can_send"])
+	v = view(blind.ID, w.alice.User.ID)
+	assert.Empty(t, v["messages"])
+	assert.Equal(t, "Missing Access", v["refused"])
+}

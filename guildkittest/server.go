@@ -47,6 +47,20 @@
 // [Server.RunMessageCommand]) only when it is registered where it is run
 // and with the options the platform's client would send.
 //
+// # Messages
+//
+// Channels and DMs keep their messages as the reference platform's message
+// API does (Get Channel Messages, Create, Edit, Delete and Bulk Delete
+// Message, own reactions, Trigger Typing, Create DM, Get Channel, Get
+// User), checked with each user's effective permissions in the channel
+// and answered with the platform's codes; each channel keeps
+// [WithChannelMessageLimit] messages. Members post with [Server.Post] and
+// [Server.PostMessage], checked against their own permissions, so a bot
+// that reads messages (a prefix command, a spam filter) is tested as one
+// that answers interactions is; [Server.DMChannel] is the bot's DM with a
+// user, [Server.ChannelMessages] what a user sees of a channel. Buttons and
+// selects on messages the bot sent to a channel deliver interactions.
+//
 // # Gateway
 //
 // The server is also the platform's real-time gateway (v10), which

@@ -1,5 +1,6 @@
 // The channel view: a channel of a guild, or one of the bot's DMs, read as
-// the member the page acts as reads it: its messages oldest first, newest
+// the member the page acts as reads it (its permissions applied by the
+// server): its messages oldest first, newest
 // at the bottom, drawn as the messages pane draws them (author, time,
 // markdown with mentions, embeds, attachments, components; the buttons and
 // selects of the bot's messages live), redrawn when an event comes, and a
@@ -49,22 +50,35 @@ function renderChat(st) {
   renderChatMessages(st);
 }
 
-function renderChatMessages(st) {
+// renderChatMessages draws the channel as the member acted as reads it
+// (GET api/channels/{id}/messages?user_id=): what it may see, oldest
+// first, or why it cannot.
+async function renderChatMessages(st) {
   const box = document.getElementById("chat-messages");
+  const channel = chat.channel;
+  const user = page.actingAs;
+  let view = { messages: [], refused: channel ? "" : "No channel to show.", can_send: false };
+  if (channel && user) {
+    try {
+      const r = await fetch(api("channels/" + encodeURIComponent(channel) + "/messages?user_id=" + encodeURIComponent(user)));
+      view = r.ok ? await r.json() : { messages: [], refused: "HTTP " + r.status };
+    } catch (err) {
+      view = { messages: [], refused: "The emulator could not be reached: " + err };
+    }
+  } else if (channel) {
+    view.refused = "Pick a member to act as: the channel is shown as that member reads it.";
+  }
+  if (channel !== chat.channel || user !== page.actingAs) return; // a newer drawing is on its way
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   box.replaceChildren();
   const hooks = new Map((st.webhooks || []).map((w) => [w.id, w]));
-  const msgs = (st.webhook_messages || [])
-    .filter((f) => f.message.channel_id === chat.channel && (!f.visible_to || f.visible_to === page.actingAs))
-    .sort((a, b) => compareIDs(a.message.id, b.message.id));
-  if (msgs.length === 0) {
-    box.append(el("p", { class: "empty", text: chat.channel ? "No messages in this channel yet." : "No channel to show." }));
-  }
-  for (const { webhook_id: wid, message: m, visible_to: only } of msgs) {
-    box.append(renderMessage(m, only, hooks.get(wid)));
-  }
-  if (atBottom || box.dataset.channel !== chat.channel) box.scrollTop = box.scrollHeight;
-  box.dataset.channel = chat.channel;
+  if (view.refused) box.append(el("p", { class: "empty", text: view.refused }));
+  else if (view.messages.length === 0) box.append(el("p", { class: "empty", text: "No messages in this channel yet." }));
+  for (const m of view.messages) box.append(renderMessage(m, ((m.flags || 0) & 64) ? user : "", hooks.get(m.webhook_id)));
+  document.getElementById("chat-input").placeholder = view.can_send
+    ? "Message as the member acted as (Enter sends)" : "The member acted as cannot post here";
+  if (atBottom || box.dataset.channel !== channel) box.scrollTop = box.scrollHeight;
+  box.dataset.channel = channel;
 }
 
 document.getElementById("chat-channel").addEventListener("change", (ev) => {

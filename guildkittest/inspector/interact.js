@@ -92,6 +92,7 @@ function renderPickers(st) {
 document.getElementById("acting-as").addEventListener("change", (ev) => {
   page.actingAs = ev.target.value;
   if (page.st) renderMessages(page.st);
+  if (page.st) renderChatMessages(page.st);
 });
 
 // ---- actions ----
