@@ -101,8 +101,10 @@ func TestOutageWithoutResyncStaysStale(t *testing.T) {
 	if err := <-recovered; err != nil {
 		t.Fatal(err)
 	}
+	// A write that timed out may still have been applied when Redis
+	// answered again: either value, but marked stale.
 	g, err := st.Guild(6)
-	if !errors.Is(err, state.ErrStale) || g.Name != "before" {
+	if !errors.Is(err, state.ErrStale) || g.Name != "before" && g.Name != "lost" {
 		t.Fatalf("after the outage: %+v, %v; want the last values and ErrStale", g, err)
 	}
 	require(t, st.Apply(ctx, guildCreate(6, "again")))
