@@ -110,3 +110,31 @@ func TestClickOnTheBotsChannelMessage(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, 50035, code(resp))
 }
+
+func TestUpdateMessageOnTheBotsChannelMessage(t *testing.T) {
+	t.Parallel()
+	w := newChatWorld(t)
+	w.srv.SetInteractionsHandler(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var it guildkit.Interaction
+		_ = json.NewDecoder(r.Body).Decode(&it)
+		rw.Header().Set("Content-Type", "application/json")
+		if it.Type == guildkit.InteractionTypePing {
+			_, _ = io.WriteString(rw, `{"type":1}`)
+			return
+		}
+		_, _ = io.WriteString(rw, `{"type":7,"data":{"content":"chosen: `+it.Component.Values[0]+`","components":[]}}`)
+	}))
+	rows, err := json.Marshal(components.List{components.NewActionRow(components.NewStringSelect("pick", components.NewOption("Red", "red"), components.NewOption("Blue", "blue")))})
+	require.NoError(t, err)
+	m := w.send(t, "", w.general.ID, map[string]any{"content": "pick one", "components": json.RawMessage(rows)})
+	id, err := guildkit.ParseSnowflake(m["id"].(string))
+	require.NoError(t, err)
+	out, err := w.srv.Select(t.Context(), w.alice.User.ID, id, "pick", "blue")
+	require.NoError(t, err)
+	assert.Equal(t, guildkittest.OutcomeUpdated, out.Kind)
+	status, got, _ := w.do(t, "", http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+id.String(), nil)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "chosen: blue", got["content"])
+	assert.Empty(t, got["components"])
+	require.NotEmpty(t, w.srv.EventsNamed(guildkit.EventMessageUpdate))
+}

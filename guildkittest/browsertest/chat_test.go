@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -68,8 +69,9 @@ func chatHas(text string) chromedp.Action[chromedp.Void] {
 
 // TestInspectorChannelView: a person acting as a member types "!ping" in
 // the channel view's composer; the bot's reply "pong" appears at the
-// bottom of the channel. Then the person clicks a button in a message the
-// bot sent to the channel, and the bot's answer is shown.
+// bottom of the channel. Then the person clicks a button and picks an
+// option of a select in messages the bot sent to the channel, and the
+// bot's answers are shown.
 func TestInspectorChannelView(t *testing.T) {
 	ctx := browser(t)
 	srv := guildkittest.NewServer(t)
@@ -85,7 +87,13 @@ func TestInspectorChannelView(t *testing.T) {
 			_, _ = w.Write([]byte(`{"type":1}`))
 			return
 		}
-		_, _ = w.Write([]byte(`{"type":4,"data":{"content":"you pressed it"}}`))
+		var data struct {
+			CustomID string   `json:"custom_id"`
+			Values   []string `json:"values"`
+		}
+		_ = json.Unmarshal(it.Data, &data)
+		answer, _ := json.Marshal(map[string]any{"type": 4, "data": map[string]any{"content": "you used " + data.CustomID + " " + strings.Join(data.Values, ",")}})
+		_, _ = w.Write(answer)
 	}))
 	rows, err := json.Marshal(components.List{components.NewActionRow(components.PrimaryButton("press", "Press me"))})
 	require.NoError(t, err)
@@ -115,8 +123,16 @@ func TestInspectorChannelView(t *testing.T) {
 	assert.Equal(t, alice.User.ID, msgs[1].Author.ID)
 
 	require.NoError(t, clickPage(ctx, `(() => { const b = [...document.querySelectorAll("#chat-messages button.live")].find((b) => b.textContent === "Press me"); if (b) b.click(); return !!b; })()`))
-	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//div[@id="outcome" and contains(., "you pressed it")]`)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//div[@id="outcome" and contains(., "you used press")]`)))
 	require.Len(t, srv.Deliveries(), 1, "the click reached the bot")
+
+	// A select in a message the bot sent: a choice made in place.
+	rows, err = json.Marshal(components.List{components.NewActionRow(components.NewStringSelect("colour", components.NewOption("Red", "red"), components.NewOption("Blue", "blue")))})
+	require.NoError(t, err)
+	sendAsBot(t, srv, ch.ID, map[string]any{"content": "Pick a colour", "components": json.RawMessage(rows)})
+	require.NoError(t, chromedp.Do(ctx, chatHas("Pick a colour")))
+	require.NoError(t, clickPage(ctx, `(() => { const s = document.querySelector('#chat-messages select[data-custom-id="colour"]'); if (!s) return false; s.value = "blue"; s.dispatchEvent(new Event("change")); return true; })()`))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//div[@id="outcome" and contains(., "you used colour blue")]`)))
 }
 
 // TestInspectorDirectMessages: a DM the bot sends appears among the bot's
