@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -154,6 +155,28 @@ func (c *Command) Mention(path ...string) string {
 	return s + ":" + c.ID.String() + ">"
 }
 
+// withoutLocalized returns a copy of opts without the read-only
+// NameLocalized and DescriptionLocalized of each option and choice, at
+// every depth; nil stays nil.
+func withoutLocalized(opts []CommandOptionDefinition) []CommandOptionDefinition {
+	if opts == nil {
+		return nil
+	}
+	out := make([]CommandOptionDefinition, len(opts))
+	for i, o := range opts {
+		o.NameLocalized, o.DescriptionLocalized = Opt[string]{}, Opt[string]{}
+		if o.Choices != nil {
+			o.Choices = slices.Clone(o.Choices)
+			for j := range o.Choices {
+				o.Choices[j].NameLocalized = Opt[string]{}
+			}
+		}
+		o.Options = withoutLocalized(o.Options)
+		out[i] = o
+	}
+	return out
+}
+
 // Params returns the command as the params that would register it again:
 // what [CommandService.BulkOverwrite] takes, without the fields the
 // platform fills (id, version, application and guild).
@@ -161,7 +184,7 @@ func (c *Command) Params() CommandCreateParams {
 	p := CommandCreateParams{
 		Type: Some(c.Type), Name: c.Name, NameLocalizations: c.NameLocalizations,
 		Description: c.Description, DescriptionLocalizations: c.DescriptionLocalizations,
-		Options: c.Options, IntegrationTypes: c.IntegrationTypes, Contexts: c.Contexts,
+		Options: withoutLocalized(c.Options), IntegrationTypes: c.IntegrationTypes, Contexts: c.Contexts,
 		DMPermission: c.DMPermission, DefaultPermission: c.DefaultPermission, Handler: c.Handler,
 	}
 	if c.DefaultMemberPermissions != nil {
@@ -187,9 +210,16 @@ type CommandOptionDefinition struct {
 	// apostrophes; unique among its siblings.
 	Name              string            `json:"name"`
 	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
+	// NameLocalized is the name in the requester's language, as List
+	// without localizations returns it (read-only: the platform fills it;
+	// [Command.Params] leaves it out); zero Opt when absent.
+	NameLocalized Opt[string] `json:"name_localized,omitzero"`
 	// Description is 1-100 characters.
 	Description              string            `json:"description"`
 	DescriptionLocalizations map[string]string `json:"description_localizations,omitempty"`
+	// DescriptionLocalized is the description in the requester's
+	// language, as NameLocalized; zero Opt when absent.
+	DescriptionLocalized Opt[string] `json:"description_localized,omitzero"`
 	// Required options come before optional ones (value options only).
 	Required bool `json:"required,omitempty"`
 	// Choices are the only values the user may pick (STRING, INTEGER,
@@ -221,6 +251,9 @@ type CommandOptionDefinition struct {
 type CommandOptionChoice struct {
 	Name              string            `json:"name"` // 1-100 characters, shown to the user
 	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
+	// NameLocalized is the name in the requester's language, as List
+	// without localizations returns it (read-only); zero Opt when absent.
+	NameLocalized Opt[string] `json:"name_localized,omitzero"`
 	// Value is a string (at most 100 characters) for a STRING option, a
 	// whole number (any Go integer type) for an INTEGER, a number for a
 	// NUMBER. Decoded, it is a string, an int64 or a float64.
@@ -231,6 +264,7 @@ type CommandOptionChoice struct {
 type choiceFields struct {
 	Name              string            `json:"name"`
 	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
+	NameLocalized     Opt[string]       `json:"name_localized,omitzero"`
 	Value             json.RawMessage   `json:"value"`
 }
 
@@ -245,7 +279,7 @@ func (c *CommandOptionChoice) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("choice %q: %w", f.Name, err)
 	}
-	*c = CommandOptionChoice{Name: f.Name, NameLocalizations: f.NameLocalizations, Value: v}
+	*c = CommandOptionChoice{Name: f.Name, NameLocalizations: f.NameLocalizations, NameLocalized: f.NameLocalized, Value: v}
 	return nil
 }
 

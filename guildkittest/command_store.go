@@ -186,17 +186,48 @@ func (s *Server) listCommands(c *call) {
 
 // localizedCommand is a command as a list without with_localizations
 // shows it: name_localized and description_localized in the requester's
-// language (absent where it has none) instead of the maps.
+// language (absent where it has none) instead of the maps, on the command,
+// on each option at every depth, and on each choice (a choice has a name
+// only), as the platform answers.
 func localizedCommand(cmd *guildkit.Command, locale string) guildkit.Command {
 	cp := copyCommand(cmd)
-	if v, ok := cp.NameLocalizations[locale]; ok {
-		cp.NameLocalized = guildkit.Some(v)
-	}
-	if v, ok := cp.DescriptionLocalizations[locale]; ok {
-		cp.DescriptionLocalized = guildkit.Some(v)
-	}
+	cp.NameLocalized = localizedIn(cp.NameLocalizations, locale)
+	cp.DescriptionLocalized = localizedIn(cp.DescriptionLocalizations, locale)
 	cp.NameLocalizations, cp.DescriptionLocalizations = nil, nil
+	cp.Options = localizedOptions(cp.Options, locale)
 	return cp
+}
+
+// localizedOptions returns copies of opts localized as localizedCommand
+// localizes the command.
+func localizedOptions(opts []guildkit.CommandOptionDefinition, locale string) []guildkit.CommandOptionDefinition {
+	if opts == nil {
+		return nil
+	}
+	out := make([]guildkit.CommandOptionDefinition, len(opts))
+	for i, o := range opts {
+		o.NameLocalized = localizedIn(o.NameLocalizations, locale)
+		o.DescriptionLocalized = localizedIn(o.DescriptionLocalizations, locale)
+		o.NameLocalizations, o.DescriptionLocalizations = nil, nil
+		if o.Choices != nil {
+			o.Choices = slices.Clone(o.Choices)
+			for j := range o.Choices {
+				o.Choices[j].NameLocalized = localizedIn(o.Choices[j].NameLocalizations, locale)
+				o.Choices[j].NameLocalizations = nil
+			}
+		}
+		o.Options = localizedOptions(o.Options, locale)
+		out[i] = o
+	}
+	return out
+}
+
+// localizedIn is the value of locs in locale, absent when it has none.
+func localizedIn(locs map[string]string, locale string) guildkit.Opt[string] {
+	if v, ok := locs[locale]; ok {
+		return guildkit.Some(v)
+	}
+	return guildkit.Opt[string]{}
 }
 
 func (s *Server) getCommand(c *call) {
