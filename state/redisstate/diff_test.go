@@ -357,8 +357,11 @@ func runDiff(t *testing.T, store *redisstate.Store, pol state.Policies, seed uin
 			t.Fatalf("event %d: %v", i, err)
 		}
 		// Every read by id after every tenth event and the last, the
-		// iterators after each.
+		// iterators after every other one.
 		byID := i%10 == 0 || i == n-1
+		if i%2 == 1 && i != n-1 {
+			continue
+		}
 		want, got := take(mem, g), take(store, g)
 		takeGuilds(t, mem, g, &want, byID)
 		takeGuilds(t, store, g, &got, byID)
