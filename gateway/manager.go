@@ -20,7 +20,9 @@ type ShardState struct {
 	Status Status // connecting, identifying, resuming, ready, waiting (backing off or for the identify limiter), failed...
 	// Err is why a failed shard stopped: a *[CloseError] (4004, 4010,
 	// 4011, 4013, 4014...) or an error wrapping
-	// [ratelimit.ErrIdentifyBudget]; nil otherwise.
+	// [ratelimit.ErrIdentifyBudget]; for a shard still idle, why its Open
+	// failed before it started (GET /gateway/bot did not answer); nil
+	// otherwise.
 	Err error
 }
 
@@ -263,7 +265,11 @@ func (m *Manager) States() []ShardState {
 		}
 		for _, id := range set.ids {
 			s := set.shards[id]
-			out = append(out, ShardState{Shard: s.ID(), Status: s.Status(), Err: s.Err()})
+			err := s.Err()
+			if err == nil {
+				err = s.openFailure()
+			}
+			out = append(out, ShardState{Shard: s.ID(), Status: s.Status(), Err: err})
 		}
 	}
 	return out

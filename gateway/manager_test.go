@@ -613,3 +613,24 @@ func TestManagerReshardsOnTheRecommendation(t *testing.T) {
 	awaitShards(t, m, 4, "no reshard to the recommended count")
 	e.banEverywhere(t, rec, 4)
 }
+
+// TestManagerIdleShardsSayWhy: a shard whose Open failed before it
+// started (GET /gateway/bot refused) stays idle, and its state says why.
+func TestManagerIdleShardsSayWhy(t *testing.T) {
+	e := newShardedEnv(t, 2, 2, 1)
+	const bad = "not-the-bot-token.secret"
+	rest, err := guildkit.New(guildkit.BotToken(bad), guildkit.WithBaseURL(e.srv.BaseURL()))
+	require.NoError(t, err)
+	m, err := gateway.NewManager(e.srv.Token(), gateway.WithShardCount(2), e.shardOptions(),
+		gateway.WithShardOptions(gateway.WithClient(rest)))
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.Error(t, m.Open(ctx))
+	defer func() { _ = m.End(ctx) }()
+	for _, s := range m.States() {
+		assert.Equal(t, gateway.StatusIdle, s.Status)
+		require.Error(t, s.Err, "shard %v is idle and says nothing", s.Shard)
+		assert.Contains(t, s.Err.Error(), "finding the gateway")
+		assert.NotContains(t, s.Err.Error(), "secret")
+	}
+}

@@ -79,6 +79,7 @@ type Shard struct {
 	final      Session       // the session when run stopped; read after done
 	status     atomic.Int32
 	limiterErr atomic.Pointer[error] // why the identify limiter did not take the budget, while it does not
+	openErr    atomic.Pointer[error] // why the last Open failed before the shard started (GET /gateway/bot)
 	helpers    sync.WaitGroup        // dials, limiter waits, readers, closes
 
 	queue        chan queued   // events to the handlers, in order; run sends, dispatch receives
@@ -173,6 +174,15 @@ func (s *Shard) Intents() Intents {
 	return s.handlers.Intents()
 }
 
+// openFailure returns why the last Open failed before the shard started,
+// while it stays idle; nil otherwise.
+func (s *Shard) openFailure() error {
+	if le := s.openErr.Load(); le != nil && s.Status() == StatusIdle {
+		return *le
+	}
+	return nil
+}
+
 // Done is closed when the shard has stopped: closed, or failed ([Shard.Err]).
 func (s *Shard) Done() <-chan struct{} { return s.done }
 
@@ -210,9 +220,11 @@ func (s *Shard) Open(ctx context.Context) error {
 	}
 	s.o = owner{s: s, intents: s.Intents(), maxConcurrency: s.cfg.maxConcurrency, gatewayURL: s.cfg.url}
 	if err := s.o.findGateway(ctx); err != nil {
+		s.openErr.Store(&err)
 		s.started.Store(false)
 		return err
 	}
+	s.openErr.Store(nil)
 	if missing := s.handlers.missingIntents(s.o.intents); len(missing) > 0 {
 		for _, m := range missing {
 			s.logger.Warn("gateway: a handler's event will not arrive: its intent is not asked for", slog.String("event", m), slog.String("intents", s.o.intents.String()))
