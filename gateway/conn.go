@@ -12,9 +12,11 @@ import (
 )
 
 // conn is one WebSocket connection: the owner writes to it; its reader
-// goroutine reads, inflates and decodes, and hands each message over in. in
-// is unbuffered: when the owner stops taking (the handlers' queue is full),
-// the reader stops reading and the platform buffers.
+// goroutine reads, inflates and decodes, and hands each message over in.
+// in holds up to readAhead messages, so that a burst of small events costs
+// the owner one wake-up for all that are queued instead of one each; when
+// the owner stops taking (the handlers' queue is full), the reader stops
+// reading once in is full, and the platform buffers.
 type conn struct {
 	ws     *websocket.Conn
 	gen    uint64
@@ -22,6 +24,11 @@ type conn struct {
 	ctx    context.Context // the reader's; cancel closes the connection at once
 	cancel context.CancelFunc
 }
+
+// readAhead is how many messages the reader may read ahead of the owner.
+// Small: each holds its decoded event, and a message the owner has not
+// taken is not yet handed to the queue (a resume asks for it again).
+const readAhead = 16
 
 // inbound is one message read, decoded as far as the owner needs, or the
 // error that ended the connection.
@@ -37,7 +44,7 @@ type inbound struct {
 }
 
 func newConn(s *Shard, ws *websocket.Conn, gen uint64) *conn {
-	c := &conn{ws: ws, gen: gen, in: make(chan inbound)}
+	c := &conn{ws: ws, gen: gen, in: make(chan inbound, readAhead)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	var z *zlibStream
 	if s.cfg.compression == CompressionZlibStream {
