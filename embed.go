@@ -237,7 +237,7 @@ func validateEmbed(v *ValidationError, p string, e *Embed) (total int) {
 	if e.Video != nil {
 		v.Add(at("video"), wire.CodeNotAllowed, "video cannot be set")
 	}
-	embedURL(v, at("url"), e.URL, false)
+	embedURL(v, p, "url", e.URL, false)
 	for _, m := range [...]struct {
 		name  string
 		media *EmbedMedia
@@ -248,7 +248,7 @@ func validateEmbed(v *ValidationError, p string, e *Embed) (total int) {
 		if m.media.URL == "" {
 			v.Add(at(m.name+".url"), wire.CodeRequired, "url is required")
 		}
-		embedURL(v, at(m.name+".url"), m.media.URL, true)
+		embedURL(v, p, m.name+".url", m.media.URL, true)
 		if m.media.ProxyURL != "" || m.media.Height != 0 || m.media.Width != 0 {
 			v.Add(at(m.name), wire.CodeNotAllowed, "proxy_url, height and width cannot be set")
 		}
@@ -256,26 +256,28 @@ func validateEmbed(v *ValidationError, p string, e *Embed) (total int) {
 	if c, ok := e.Color.Get(); ok && (c < 0 || c > 0xFFFFFF) {
 		v.Add(at("color"), wire.CodeRange, "0x000000-0xFFFFFF, got %#x", c)
 	}
-	notNull(v, at("color"), e.Color)
-	total += embedText(v, at("title"), e.Title, MaxEmbedTitle)
-	total += embedText(v, at("description"), e.Description, MaxEmbedDescription)
+	if e.Color.IsNull() {
+		notNull(v, at("color"), e.Color)
+	}
+	total += embedText(v, p, "title", e.Title, MaxEmbedTitle)
+	total += embedText(v, p, "description", e.Description, MaxEmbedDescription)
 	if e.Footer != nil {
-		total += embedText(v, at("footer.text"), e.Footer.Text, MaxEmbedFooterText)
+		total += embedText(v, p, "footer.text", e.Footer.Text, MaxEmbedFooterText)
 		if strings.TrimSpace(e.Footer.Text) == "" {
 			v.Add(at("footer.text"), wire.CodeRequired, "footer text is required")
 		}
-		embedURL(v, at("footer.icon_url"), e.Footer.IconURL, true)
+		embedURL(v, p, "footer.icon_url", e.Footer.IconURL, true)
 		if e.Footer.ProxyIconURL != "" {
 			v.Add(at("footer.proxy_icon_url"), wire.CodeNotAllowed, "proxy_icon_url cannot be set")
 		}
 	}
 	if e.Author != nil {
-		total += embedText(v, at("author.name"), e.Author.Name, MaxEmbedAuthorName)
+		total += embedText(v, p, "author.name", e.Author.Name, MaxEmbedAuthorName)
 		if strings.TrimSpace(e.Author.Name) == "" {
 			v.Add(at("author.name"), wire.CodeRequired, "author name is required")
 		}
-		embedURL(v, at("author.url"), e.Author.URL, false)
-		embedURL(v, at("author.icon_url"), e.Author.IconURL, true)
+		embedURL(v, p, "author.url", e.Author.URL, false)
+		embedURL(v, p, "author.icon_url", e.Author.IconURL, true)
 		if e.Author.ProxyIconURL != "" {
 			v.Add(at("author.proxy_icon_url"), wire.CodeNotAllowed, "proxy_icon_url cannot be set")
 		}
@@ -284,37 +286,51 @@ func validateEmbed(v *ValidationError, p string, e *Embed) (total int) {
 		v.Add(at("fields"), wire.CodeLength, "at most %d fields, got %d", MaxEmbedFields, len(e.Fields))
 	}
 	for j, f := range e.Fields {
-		fp := at("fields[" + strconv.Itoa(j) + "]")
+		// The field's path is made only for a problem.
+		fp := func(leaf string) string { return at("fields[" + strconv.Itoa(j) + "]." + leaf) }
 		if strings.TrimSpace(f.Name) == "" {
-			v.Add(fp+".name", wire.CodeRequired, "field name is required")
+			v.Add(fp("name"), wire.CodeRequired, "field name is required")
 		}
 		if strings.TrimSpace(f.Value) == "" {
-			v.Add(fp+".value", wire.CodeRequired, "field value is required")
+			v.Add(fp("value"), wire.CodeRequired, "field value is required")
 		}
-		total += embedText(v, fp+".name", f.Name, MaxEmbedFieldName)
-		total += embedText(v, fp+".value", f.Value, MaxEmbedFieldValue)
+		if n := textLen(f.Name); n > MaxEmbedFieldName {
+			v.Add(fp("name"), wire.CodeLength, "at most %d characters, got %d", MaxEmbedFieldName, n)
+		}
+		if n := textLen(f.Value); n > MaxEmbedFieldValue {
+			v.Add(fp("value"), wire.CodeLength, "at most %d characters, got %d", MaxEmbedFieldValue, n)
+		}
+		total += textLen(f.Name) + textLen(f.Value)
 	}
 	return total
 }
 
 // embedText reports s longer than max characters once trimmed of white
-// space at path, and returns its trimmed length in characters.
-func embedText(v *ValidationError, path, s string, max int) int {
-	return messageMaxLen(v, path, strings.TrimSpace(s), max)
+// space at field under p, and returns its trimmed length in characters.
+func embedText(v *ValidationError, p, field, s string, max int) int {
+	n := textLen(s)
+	if n > max {
+		v.Add(wire.JoinPath(p, field), wire.CodeLength, "at most %d characters, got %d", max, n)
+	}
+	return n
 }
 
-// embedURL reports a URL that is not http(s) (nor attachment://, when
-// attachments are allowed: images and icons).
-func embedURL(v *ValidationError, path, u string, attachment bool) {
+// textLen is the length of s in characters once trimmed of white space,
+// as the platform measures embed texts.
+func textLen(s string) int { return utf8.RuneCountInString(strings.TrimSpace(s)) }
+
+// embedURL reports a URL at field under p that is not http(s) (nor
+// attachment://, when attachments are allowed: images and icons).
+func embedURL(v *ValidationError, p, field, u string, attachment bool) {
 	if u == "" {
 		return
 	}
-	lower := strings.ToLower(u)
-	switch {
-	case strings.HasPrefix(lower, "https://"), strings.HasPrefix(lower, "http://"):
+	if hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://") {
 		return
-	case attachment && strings.HasPrefix(lower, "attachment://"):
-		if !attachmentImage(lower) {
+	}
+	path := wire.JoinPath(p, field)
+	if attachment && hasPrefixFold(u, "attachment://") {
+		if !attachmentImage(strings.ToLower(u)) {
 			v.Add(path, wire.CodeInvalid, "attachment:// may name only a .jpg, .jpeg, .png, .webp or .gif file, got %q", u)
 		}
 		return
@@ -324,6 +340,11 @@ func embedURL(v *ValidationError, path, u string, attachment bool) {
 	} else {
 		v.Add(path, wire.CodeInvalid, "an http(s) URL, got %q", u)
 	}
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // attachmentImage reports whether an attachment:// URL names an image the
@@ -417,15 +438,15 @@ func (e *Embed) WithField(name, value string, inline bool) *Embed {
 // ([MaxEmbedTotal]): title, description, field names and values, footer
 // text and author name, each trimmed of white space.
 func (e *Embed) Len() int {
-	n := utf8.RuneCountInString(strings.TrimSpace(e.Title)) + utf8.RuneCountInString(strings.TrimSpace(e.Description))
+	n := textLen(e.Title) + textLen(e.Description)
 	for _, f := range e.Fields {
-		n += utf8.RuneCountInString(strings.TrimSpace(f.Name)) + utf8.RuneCountInString(strings.TrimSpace(f.Value))
+		n += textLen(f.Name) + textLen(f.Value)
 	}
 	if e.Footer != nil {
-		n += utf8.RuneCountInString(strings.TrimSpace(e.Footer.Text))
+		n += textLen(e.Footer.Text)
 	}
 	if e.Author != nil {
-		n += utf8.RuneCountInString(strings.TrimSpace(e.Author.Name))
+		n += textLen(e.Author.Name)
 	}
 	return n
 }

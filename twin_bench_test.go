@@ -25,8 +25,9 @@ import (
 
 const twinToken = "twin-bot-token"
 
-// twinServer answers the five calls with fixed bodies, as the service
-// would: a guild, 1000 members, a member, a message, 204 for a ban. With
+// twinServer answers the calls with fixed bodies, as the service would: a
+// guild, 1000 members, a member, a message (webhooks and Create Message),
+// 204 for a ban. With
 // realistic set, the bodies are shaped like the reference platform's real
 // answers: every nullable field set (nicknames, avatars, premium_since,
 // timeout dates, global names, avatar decorations, role icons), timestamps
@@ -47,6 +48,7 @@ func twinServer(tb testing.TB, realistic bool) *httptest.Server {
 	mux.HandleFunc("GET /api/v10/guilds/100000000000000001/members", answer(members))
 	mux.HandleFunc("PATCH /api/v10/guilds/100000000000000001/members/200000000000000007", answer(one))
 	mux.HandleFunc("POST /api/v10/webhooks/300000000000000002/hook-token", answer(message))
+	mux.HandleFunc("POST /api/v10/channels/400000000000000003/messages", answer(message))
 	mux.HandleFunc("PUT /api/v10/guilds/100000000000000001/bans/200000000000000008", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)
@@ -115,6 +117,11 @@ func benchmarkTwin(b *testing.B, realistic bool) {
 		b.Fatal(err)
 	}
 	const gid, uid, ban, hook = guildkit.Snowflake(100000000000000001), guildkit.Snowflake(200000000000000007), guildkit.Snowflake(200000000000000008), guildkit.Snowflake(300000000000000002)
+	const channel = guildkit.Snowflake(400000000000000003)
+	// The floor's Create Message with an embed sends this body, written
+	// once, as a hand-written client with a fixed message would.
+	const embedBody = `{"content":"deploy finished","embeds":[{"title":"v1.2.0","description":"All checks passed.","color":3066993,` +
+		`"footer":{"text":"ci"},"fields":[{"name":"Commit","value":"4f2a9c1","inline":true},{"name":"Duration","value":"3m12s","inline":true}]}]}`
 	file := bytes.Repeat([]byte("log line\n"), 65536/9+1)[:65536]
 	ctx := context.Background()
 	auth := "Bot " + twinToken
@@ -193,6 +200,30 @@ func benchmarkTwin(b *testing.B, realistic bool) {
 		}, func() error {
 			var m floorMessage
 			return floor("POST", base+"/webhooks/300000000000000002/hook-token?wait=true", mpType,
+				func() io.Reader { return bytes.NewReader(mp.Bytes()) }, &m)
+		}},
+		{"CreateMessageEmbed", func() error {
+			_, err := c.Messages.Create(ctx, channel, &guildkit.MessageCreateParams{
+				Content: guildkit.Some("deploy finished"),
+				Embeds: []guildkit.Embed{*guildkit.NewEmbed("v1.2.0", "All checks passed.").WithColor(0x2ECC71).
+					WithField("Commit", "4f2a9c1", true).WithField("Duration", "3m12s", true).
+					WithFooter("ci", "")},
+			})
+			return err
+		}, func() error {
+			var m floorMessage
+			return floor("POST", base+"/channels/400000000000000003/messages", "application/json",
+				func() io.Reader { return strings.NewReader(embedBody) }, &m)
+		}},
+		{"CreateMessage64KiB", func() error {
+			_, err := c.Messages.Create(ctx, channel, &guildkit.MessageCreateParams{
+				Content: guildkit.Some("build log"),
+				Files:   []guildkit.File{{Name: "log.txt", ContentType: "text/plain", Reader: bytes.NewReader(file)}},
+			})
+			return err
+		}, func() error {
+			var m floorMessage
+			return floor("POST", base+"/channels/400000000000000003/messages", mpType,
 				func() io.Reader { return bytes.NewReader(mp.Bytes()) }, &m)
 		}},
 		{"CreateBan", func() error {
