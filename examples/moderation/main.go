@@ -1,6 +1,8 @@
-// Command moderation walks through a moderator bot's day: time out a member,
-// ban one user and a raid of others in bulk, list every ban, and prune
-// inactive members, each with an audit-log reason.
+// Command moderation walks through a moderator bot's day: delete a message
+// that breaks a rule, tell its author by DM and log it to a moderators'
+// channel with an embed; time out a member, ban one user and a raid of
+// others in bulk, list every ban, and prune inactive members, each with an
+// audit-log reason.
 //
 // With no GUILDKIT_TOKEN set it runs against the in-memory server from
 // guildkittest, seeded with a small guild, and also prints the gateway
@@ -21,6 +23,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"regexp"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
@@ -53,7 +56,22 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	for i := range 3 {
 		raid = append(raid, srv.AddUser(guildkit.User{Username: fmt.Sprintf("raider%d", i)}).ID)
 	}
+	general := srv.AddChannel(guild.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	modLog := srv.AddChannel(guild.ID, guildkit.Channel{Name: "mod-log", Type: guildkit.ChannelTypeGuildText})
+	for _, post := range []struct {
+		who  guildkit.Member
+		text string
+	}{{troll, "good morning"}, {spammer, "FREE NITRO at https://free-nitro.example/claim"}, {troll, "anyone up for a game?"}} {
+		if _, err := srv.Post(ctx, post.who.User.ID, general.ID, post.text); err != nil {
+			return err
+		}
+	}
 	client := srv.Client()
+
+	// Delete what breaks the rule, tell the author why, and log it.
+	if err := enforceRule(ctx, out, client, general.ID, modLog.ID); err != nil {
+		return err
+	}
 
 	// A ten-minute timeout. Timeouts are limited to 28 days ahead; the
 	// client refuses a longer one before sending anything.
@@ -102,6 +120,71 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintln(out, "events:")
 	for _, e := range srv.Events() {
 		fmt.Fprintln(out, " ", e.Name)
+	}
+	return nil
+}
+
+// rule matches the messages the bot deletes: links offering free Nitro.
+var rule = regexp.MustCompile(`(?i)free[ -]?nitro`)
+
+// enforceRule walks the channel's recent history (newest first, up to 100
+// messages) and, for each message the rule matches, deletes it, sends its
+// author a DM saying why, and logs it to logChannel with an embed. Reading
+// others' messages needs the MESSAGE_CONTENT intent enabled for the
+// application; without it their content comes empty and nothing matches.
+func enforceRule(ctx context.Context, out io.Writer, client *guildkit.Client, channelID, logChannel guildkit.Snowflake) error {
+	seen := 0
+	for m, err := range client.Messages.All(ctx, channelID, nil) {
+		if err != nil {
+			return err
+		}
+		if seen++; seen > 100 {
+			break // breaking out of the loop stops fetching
+		}
+		if m.Author == nil || m.Author.Bot || !rule.MatchString(m.Content) {
+			continue
+		}
+		if err := client.Messages.Delete(ctx, channelID, m.ID, guildkit.WithReason("rule: no free-Nitro links")); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "deleted a message of %s: %q\n", m.Author.Username, m.Content)
+
+		// Tell the author. They may not take DMs from the bot: that is
+		// worth a note in the log, not a failure.
+		dmNote := "told by DM"
+		dm, err := client.Users.CreateDM(ctx, m.Author.ID)
+		if err == nil {
+			_, err = client.Messages.Create(ctx, dm.ID, &guildkit.MessageCreateParams{
+				Content: guildkit.Some("Your message in " + guildkit.MentionChannel(channelID) +
+					" was removed: links offering free Nitro are not allowed."),
+			})
+		}
+		switch {
+		case errors.Is(err, guildkit.ErrCannotSendToUser):
+			dmNote = "does not take DMs"
+		case err != nil:
+			return err
+		}
+
+		// Log it with an embed. The author's text is escaped, so that its
+		// markdown and mentions show as typed; no mention in the log pings.
+		embed := guildkit.NewEmbed("Message deleted", guildkit.EscapeMentions(guildkit.EscapeMarkdown(m.Content))).
+			WithColor(0xE74C3C).
+			WithField("Author", m.Author.Mention(), true).
+			WithField("Channel", guildkit.MentionChannel(channelID), true).
+			WithField("Sent", guildkit.FormatTimestamp(m.Timestamp, guildkit.TimestampRelative), true).
+			WithFooter("rule: no free-Nitro links; "+dmNote, "")
+		if err := embed.Validate(); err != nil {
+			return err
+		}
+		logged, err := client.Messages.Create(ctx, logChannel, &guildkit.MessageCreateParams{
+			Embeds:          []guildkit.Embed{*embed},
+			AllowedMentions: guildkit.Some(guildkit.AllowedMentions{Parse: []guildkit.AllowedMentionType{}}),
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s (%s); logged: %q\n", m.Author.Username, dmNote, logged.Embeds[0].Title)
 	}
 	return nil
 }

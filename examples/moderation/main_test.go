@@ -18,6 +18,8 @@ func TestModerationInMemory(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out, func(string) string { return "" }))
 	got := regexp.MustCompile(`until \d{1,2}:\d\d(AM|PM)`).ReplaceAllString(out.String(), "until TIME")
 	assert.Equal(t, `GUILDKIT_TOKEN is not set: running against the in-memory server
+deleted a message of spammer: "FREE NITRO at https://free-nitro.example/claim"
+spammer (told by DM); logged: "Message deleted"
 spammer is timed out until TIME
 a 29-day timeout is refused before sending: true
 bulk ban: 3 banned, 0 failed
@@ -28,6 +30,12 @@ bulk ban: 3 banned, 0 failed
 a 14-day prune would remove 1 member(s)
 pruned 1 member(s)
 events:
+  MESSAGE_CREATE
+  MESSAGE_CREATE
+  MESSAGE_CREATE
+  MESSAGE_DELETE
+  MESSAGE_CREATE
+  MESSAGE_CREATE
   GUILD_MEMBER_UPDATE
   GUILD_MEMBER_REMOVE
   GUILD_BAN_ADD
@@ -57,4 +65,55 @@ a 14-day prune would remove 0 member(s)
 	for _, r := range srv.Requests()[before:] {
 		assert.Equal(t, "GET", r.Method, r.Route)
 	}
+}
+
+// TestEnforceRule checks what the rule leaves behind: the matching message
+// gone and the others kept, the author's DM, and the log's embed with the
+// author's text escaped and no ping; an author who takes no DMs is noted
+// in the log, not a failure.
+func TestEnforceRule(t *testing.T) {
+	ctx := context.Background()
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{Name: "G"})
+	general := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	modLog := srv.AddChannel(g.ID, guildkit.Channel{Name: "mod-log", Type: guildkit.ChannelTypeGuildText})
+	open := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "open"}})
+	closed := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "closed"}})
+	srv.SetDirectMessagesOpen(closed.User.ID, false)
+	keep, err := srv.Post(ctx, open.User.ID, general.ID, "hello")
+	require.NoError(t, err)
+	_, err = srv.Post(ctx, open.User.ID, general.ID, "*free nitro* @everyone")
+	require.NoError(t, err)
+	_, err = srv.Post(ctx, closed.User.ID, general.ID, "Free-Nitro here")
+	require.NoError(t, err)
+
+	var out bytes.Buffer
+	c := srv.Client()
+	require.NoError(t, enforceRule(ctx, &out, c, general.ID, modLog.ID))
+	assert.Contains(t, out.String(), "closed (does not take DMs)")
+	assert.Contains(t, out.String(), "open (told by DM)")
+
+	left, err := c.Messages.List(ctx, general.ID, nil)
+	require.NoError(t, err)
+	require.Len(t, left, 1)
+	assert.Equal(t, keep.ID, left[0].ID)
+
+	dm, err := c.Users.CreateDM(ctx, open.User.ID)
+	require.NoError(t, err)
+	dms, err := c.Messages.List(ctx, dm.ID, nil)
+	require.NoError(t, err)
+	require.Len(t, dms, 1)
+	assert.Contains(t, dms[0].Content, "was removed")
+
+	logs, err := c.Messages.List(ctx, modLog.ID, nil)
+	require.NoError(t, err)
+	require.Len(t, logs, 2)
+	var descriptions []string
+	for _, l := range logs {
+		require.Len(t, l.Embeds, 1)
+		descriptions = append(descriptions, l.Embeds[0].Description)
+		assert.False(t, l.MentionEveryone)
+		assert.Empty(t, l.Mentions)
+	}
+	assert.Contains(t, descriptions, "\\*free nitro\\* @\u200beveryone")
 }
