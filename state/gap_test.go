@@ -3,11 +3,15 @@ package state_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
 	"github.com/seed012df1e9/guildkit/guildkittest"
+	"github.com/seed012df1e9/guildkit/ratelimit"
 	"github.com/seed012df1e9/guildkit/state"
 )
 
@@ -109,5 +113,95 @@ func TestCacheResumeReplays(t *testing.T) {
 	case r := <-h.rebuilds:
 		t.Errorf("a resume rebuilt: %+v", r)
 	default:
+	}
+}
+
+// TestCacheOnManager: one cache follows the shards of a Manager; each
+// shard's guilds are filled and re-chunked through that shard, and a lost
+// session rebuilds only its own shard's guilds.
+func TestCacheOnManager(t *testing.T) {
+	srv := guildkittest.NewServer(t, guildkittest.WithGateway(guildkittest.GatewaySettings{MaxConcurrency: 2,
+		HeartbeatInterval: 24 * time.Hour, ResumeWindow: 240 * time.Hour}))
+	var guilds []guildkit.Guild
+	for range 6 {
+		guilds = append(guilds, seedGuild(srv, 3))
+	}
+	cache := state.NewCache(&state.Options{Policies: allPolicies(), Now: srv.Now})
+	rebuilds := make(chan state.Rebuild, 10)
+	loaded := make(chan guildkit.Snowflake, 100)
+	m, err := gateway.NewManager(srv.Token(), gateway.WithShardCount(2),
+		gateway.WithShardOptions(gateway.WithURL(srv.GatewayURL()), gateway.WithMaxConcurrency(2), gateway.WithClient(srv.Client()),
+			gateway.WithBackoff(time.Millisecond, 2*time.Millisecond),
+			gateway.WithIdentifyLimiter(ratelimit.NewMemoryIdentifyLimiter(ratelimit.IdentifyOptions{Clock: srv})),
+			gateway.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache.Attach(m, &state.AttachOptions{
+		OnRebuild: func(r state.Rebuild) { rebuilds <- r },
+		OnMembers: func(id guildkit.Snowflake) { loaded <- id },
+	})
+	ctx := context.Background()
+	if err := m.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = m.Close(ctx) }()
+	waitN := func(n int) {
+		t.Helper()
+		for range n {
+			select {
+			case <-rebuilds:
+			case <-time.After(patience):
+				t.Fatal("no rebuild")
+			}
+		}
+		for range len(guilds) {
+			select {
+			case <-loaded:
+			case <-time.After(patience):
+				t.Fatal("a member list never came")
+			}
+		}
+	}
+	waitN(2)
+	for _, g := range guilds {
+		if st := cache.Stats(); st.Guilds != 6 {
+			t.Fatalf("Stats = %+v", st)
+		}
+		ms := 0
+		for range cache.Members(g.ID) {
+			ms++
+		}
+		if ms != 4 { // three members and the owner (the bot)
+			t.Errorf("guild %d: %d members, want 4", g.ID, ms)
+		}
+	}
+	// Lose shard 1's session: only its guilds are rebuilt.
+	var sess string
+	for _, s := range srv.GatewaySessions() {
+		if s.Connected && s.Shard[0] == 1 {
+			sess = s.ID
+		}
+	}
+	srv.AdvanceClock(31 * time.Second)
+	if _, err := srv.InjectGatewayFault(ctx, sess, guildkittest.GatewayFault{Kind: guildkittest.FaultInvalidSession}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-rebuilds:
+		want := 0
+		for _, g := range guilds {
+			if gateway.ShardFor(g.ID, 2) == 1 {
+				want++
+			}
+		}
+		if r.Shard != [2]int{1, 2} || !r.AfterGap || r.Guilds != want {
+			t.Errorf("Rebuild = %+v, want shard 1 of 2 after a gap with %d guilds", r, want)
+		}
+	case <-time.After(patience):
+		t.Fatal("no rebuild after the lost session")
+	}
+	if st := cache.Stats(); st.Guilds != 6 {
+		t.Errorf("after the rebuild: %+v", st)
 	}
 }
