@@ -178,7 +178,7 @@ func (s *Server) gatewayEventsLocked(e Event) []gwEvent {
 		}
 		ev.d = mustJSON(d)
 		s.chatVisibilityLocked(&ev, m.ChannelID)
-	case eventMessageDeleteBulk, eventMessageReactionAdd, eventMessageReactionRemov, eventTypingStart:
+	case eventMessageDeleteBulk, eventMessageReactionAdd, eventMessageReactionRemove, eventTypingStart:
 		s.chatEventLocked(&ev, e)
 	default:
 		ev.d = mustJSON(e.Data)

@@ -18,10 +18,10 @@ import (
 
 // Events of the message routes guildkit's EventName constants do not name.
 const (
-	eventMessageDeleteBulk    guildkit.EventName = "MESSAGE_DELETE_BULK"
-	eventMessageReactionAdd   guildkit.EventName = "MESSAGE_REACTION_ADD"
-	eventMessageReactionRemov guildkit.EventName = "MESSAGE_REACTION_REMOVE"
-	eventTypingStart          guildkit.EventName = "TYPING_START"
+	eventMessageDeleteBulk     guildkit.EventName = "MESSAGE_DELETE_BULK"
+	eventMessageReactionAdd    guildkit.EventName = "MESSAGE_REACTION_ADD"
+	eventMessageReactionRemove guildkit.EventName = "MESSAGE_REACTION_REMOVE"
+	eventTypingStart           guildkit.EventName = "TYPING_START"
 )
 
 // editMessage: Edit Message.
@@ -374,7 +374,7 @@ func (s *Server) deleteOwnReaction(c *call) {
 				if len(st.reactions[i].users) == 0 {
 					st.reactions = slices.Delete(st.reactions, i, i+1)
 				}
-				s.emit(eventMessageReactionRemov, t.guildID(), s.reactionEventLocked(t, wm, c.user, e))
+				s.emit(eventMessageReactionRemove, t.guildID(), s.reactionEventLocked(t, wm, c.user, e))
 			}
 		}
 	}

@@ -81,7 +81,7 @@ func (s *Server) chatEventLocked(ev *gwEvent, e Event) {
 	switch e.Name {
 	case eventMessageDeleteBulk:
 		ev.intent = intentGuildMessages
-	case eventMessageReactionAdd, eventMessageReactionRemov:
+	case eventMessageReactionAdd, eventMessageReactionRemove:
 		ev.intent = intentGuildMessageReactions
 		if dm {
 			ev.intent = intentDirectMessageReactions

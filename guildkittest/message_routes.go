@@ -437,11 +437,6 @@ func (s *Server) createChatLocked(author, channelID guildkit.Snowflake, b *chatB
 		ID: s.newID(), ChannelID: t.id(), Author: authorUser, Content: content, Timestamp: now, TTS: b.TTS,
 		Embeds: webhookRichEmbeds(embeds), Flags: flags, Components: comps, Type: guildkit.MessageTypeDefault,
 	}
-	if authorUser.Bot && author == s.bot {
-		// A bot's own messages carry its application's id only when an
-		// interaction made them; ordinary ones do not.
-		m.ApplicationID = nil
-	}
 	var replied *webhookMessage
 	switch {
 	case forward:
