@@ -6,15 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit/internal/cputime"
 )
 
 // The whole shard, beside the twin: where BenchmarkGatewayMemberAdd times
@@ -89,11 +89,11 @@ func benchShards(b *testing.B, msgs [][]byte) {
 // run, up to per a connection, and reports events/s and CPU per event.
 func runShardBench(b *testing.B, s shardStream, per int, run func(b *testing.B, s shardStream, n int)) {
 	b.ReportAllocs()
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), cputime.Process()
 	for left := b.N; left > 0; left -= per {
 		run(b, s, min(left, per))
 	}
-	elapsed, cpu := time.Since(start), processCPU()-cpu
+	elapsed, cpu := time.Since(start), cputime.Process()-cpu
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/event")
@@ -162,32 +162,9 @@ type twinShardReader struct {
 }
 
 func (r *twinShardReader) next(ctx context.Context) (any, error) {
-	var p twinPayload
-	for {
-		typ, data, err := r.ws.Read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if typ == websocket.MessageText {
-			if err := json.Unmarshal(data, &p); err != nil {
-				return nil, err
-			}
-			break
-		}
-		r.buf.Write(data)
-		if !bytes.HasSuffix(data, zlibSuffix) {
-			continue
-		}
-		if r.zr == nil {
-			if r.zr, err = zlib.NewReader(&r.buf); err != nil {
-				return nil, err
-			}
-			r.dec = json.NewDecoder(r.zr)
-		}
-		if err := r.dec.Decode(&p); err != nil && err != io.EOF {
-			return nil, err
-		}
-		break
+	p, err := r.payload(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if p.Op != 0 || p.T == nil {
 		return nil, nil // HELLO

@@ -210,18 +210,16 @@ type twinPayload struct {
 	T  *string         `json:"t"`
 }
 
-func (r *twinReader) next(ctx context.Context) error {
+// payload reads the next payload, d left raw.
+func (r *twinReader) payload(ctx context.Context) (twinPayload, error) {
 	var p twinPayload
 	for {
 		typ, data, err := r.ws.Read(ctx)
 		if err != nil {
-			return err
+			return p, err
 		}
 		if typ == websocket.MessageText {
-			if err := json.Unmarshal(data, &p); err != nil {
-				return err
-			}
-			break
+			return p, json.Unmarshal(data, &p)
 		}
 		r.buf.Write(data)
 		if !bytes.HasSuffix(data, zlibSuffix) {
@@ -229,14 +227,18 @@ func (r *twinReader) next(ctx context.Context) error {
 		}
 		if r.zr == nil {
 			if r.zr, err = zlib.NewReader(&r.buf); err != nil {
-				return err
+				return p, err
 			}
 			r.dec = json.NewDecoder(r.zr)
 		}
-		if err := r.dec.Decode(&p); err != nil {
-			return err
-		}
-		break
+		return p, r.dec.Decode(&p)
+	}
+}
+
+func (r *twinReader) next(ctx context.Context) error {
+	p, err := r.payload(ctx)
+	if err != nil {
+		return err
 	}
 	if p.T == nil {
 		return errors.New("twin: no t")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/guildkittest"
+	"github.com/seed012df1e9/guildkit/internal/cputime"
 )
 
 // fanOutSessions is how many sessions BenchmarkGatewayFanOut feeds.
@@ -118,12 +119,12 @@ func BenchmarkGatewayFanOut(b *testing.B) {
 	data := json.RawMessage(`{"guild_id":"` + g.ID.String() + `","n":1}`)
 	b.ResetTimer()
 	delivered.Add(b.N * fanOutSessions)
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), cputime.Process()
 	for range b.N {
 		srv.DispatchGatewayEvent("BENCH", g.ID, 0, data)
 	}
 	delivered.Wait()
-	elapsed, cpu := time.Since(start), processCPU()-cpu
+	elapsed, cpu := time.Since(start), cputime.Process()-cpu
 	b.StopTimer()
 	b.ReportMetric(float64(b.N*fanOutSessions)/elapsed.Seconds(), "deliveries/s")
 	if cpu > 0 {
