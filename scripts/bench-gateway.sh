@@ -4,15 +4,18 @@
 # SDK's decoder into its types) and a twin (coder/websocket + encoding/json
 # into plain structs) reading the same messages in the same run, on one
 # core: a GUILD_CREATE of 1,000 members with every nullable field set, and
-# a stream of GUILD_MEMBER_ADD, each with and without zlib-stream.
+# a stream of GUILD_MEMBER_ADD, each with and without zlib-stream; and the
+# whole shard (reader, owner, queue, dispatch, a handler) on streams of
+# GUILD_MEMBER_ADD and MESSAGE_CREATE beside a twin that calls its handler
+# inline. The payloads carry escapes where the platform's do.
 #
 #   scripts/bench-gateway.sh            # 3 runs of each, the median kept
 #   COUNT=10 scripts/bench-gateway.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${COUNT:-3}"
-go test -run '^$' -bench '^BenchmarkGateway' -benchmem -cpu 1 -count "$count" ./gateway/ |
-grep '^BenchmarkGateway' | awk '
+go test -run '^$' -bench '^Benchmark(Gateway|Shard)' -benchmem -cpu 1 -count "$count" ./gateway/ |
+grep -E '^Benchmark(Gateway|Shard)' | awk '
 function median(list,   n, a, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -20,7 +23,7 @@ function median(list,   n, a, i, j, t) {
 }
 {
 	split($1, p, "/"); bench = p[1]; side = p[2]; mode = p[3]
-	sub(/^BenchmarkGateway/, "", bench); sub(/-[0-9]+$/, "", mode)
+	sub(/^Benchmark/, "", bench); sub(/-[0-9]+$/, "", mode)
 	key = bench " " mode
 	ns[key, side] = ns[key, side] " " $3
 	for (i = 4; i <= NF; i++) {
