@@ -71,3 +71,18 @@ func TestSeededObjectsHaveTheCreatedDefaults(t *testing.T) {
 		assert.Equal(t, 0, *chs[0].UserLimit)
 	})
 }
+
+func TestSeededMemberHasTheAddedDefaults(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	g := srv.AddGuild(guildkit.Guild{Name: "twins"})
+	seeded := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "seeded"}})
+	u := srv.AddUser(guildkit.User{Username: "added"})
+	added, err := srv.Client().Members.Add(t.Context(), g.ID, u.ID, &guildkit.MemberAddParams{AccessToken: srv.NewAccessToken(u.ID)})
+	require.NoError(t, err)
+	require.NotNil(t, added.Member)
+	stored, ok := srv.Member(g.ID, seeded.User.ID)
+	require.True(t, ok)
+	assert.Equal(t, withoutKeys(t, added.Member, "user", "joined_at"), withoutKeys(t, stored, "user", "joined_at"))
+	assert.Equal(t, withoutKeys(t, added.Member.User, "id", "username"), withoutKeys(t, stored.User, "id", "username"))
+}
