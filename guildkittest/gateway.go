@@ -34,8 +34,16 @@ type GatewaySettings struct {
 	// punished.
 	SessionStartTotal int
 	// SendLimit is how many payloads a connection may send per 60 s before
-	// it is closed with 4008: 120.
+	// it is closed with 4008: 120. The 60 s are fixed windows one after
+	// another from the moment the connection opened, as client libraries
+	// count them and as the platform lets them through in production.
 	SendLimit int
+	// StrictSendWindow counts SendLimit over any 60 s (a sliding window)
+	// instead: the strictest reading of the limit, for testing that a
+	// client keeps a margin. discord.js does not survive it: it counts
+	// fixed windows, and a burst at the end of one of its windows and
+	// another at the start of the next closes it with 4008.
+	StrictSendWindow bool
 	// GuildsPerShard is how many guilds one session may carry before
 	// IDENTIFY is refused with 4011 (sharding required): 2500. GET
 	// /gateway/bot recommends ceil(guilds / GuildsPerShard) shards.

@@ -76,7 +76,7 @@ type gwConn struct {
 	corked     bool      // flush is gathering writes in tcp
 	batch      []gwEntry // flush's batch, reused
 	frame      []byte    // flush's frame buffer, reused (the library copies it)
-	sends      []time.Time
+	sends      sendCounter
 	stopHB     func() bool
 	interval   time.Duration
 	closeCode  websocket.StatusCode // the code the server closed with; 0 when it did not
@@ -90,7 +90,7 @@ func newGatewayConn(s *Server, ws *websocket.Conn, tcp *corkConn, version, trans
 		s: s, ws: ws, tcp: tcp, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
 		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
-		clientCode: -1,
+		clientCode: -1, sends: sendCounter{opened: s.Now()},
 	}
 }
 
@@ -417,16 +417,10 @@ func (c *gwConn) writeBatch(batch []gwEntry) (err error) {
 }
 
 // allowSend counts a client payload against the send limit (SendLimit per
-// 60 s of the server's clock, heartbeats included): false when over it.
-func (c *gwConn) allowSend(limit int) bool {
-	now := c.s.Now()
-	i := 0
-	for i < len(c.sends) && now.Sub(c.sends[i]) >= sendWindow {
-		i++
-	}
-	c.sends = append(c.sends[:0], c.sends[i:]...)
-	c.sends = append(c.sends, now)
-	return len(c.sends) <= limit
+// 60 s of the server's clock, heartbeats included; see sendCounter): false
+// when over it.
+func (c *gwConn) allowSend(limit int, strict bool) bool {
+	return c.sends.allow(c.s.Now(), limit, strict)
 }
 
 // handle acts on one client payload; a non-zero code closes the
@@ -439,9 +433,9 @@ func (c *gwConn) handle(typ websocket.MessageType, b []byte) (websocket.StatusCo
 	}
 	h := &c.s.gw
 	h.mu.Lock()
-	limit := h.settings.SendLimit
+	limit, strict := h.settings.SendLimit, h.settings.StrictSendWindow
 	h.mu.Unlock()
-	if !c.allowSend(limit) {
+	if !c.allowSend(limit, strict) {
 		return closeRateLimited, "Rate limited: more than " + strconv.Itoa(limit) + " payloads in 60 seconds."
 	}
 	switch f.Op {

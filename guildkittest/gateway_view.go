@@ -29,6 +29,7 @@ type gatewaySettingsView struct {
 	MaxConcurrency      int    `json:"max_concurrency"`
 	SessionStartTotal   int    `json:"session_start_total"`
 	SendLimit           int    `json:"send_limit"`
+	StrictSendWindow    bool   `json:"strict_send_window"`
 	GuildsPerShard      int    `json:"guilds_per_shard"`
 	QueueLimit          int    `json:"queue_limit"`
 }
@@ -87,7 +88,7 @@ func (s *Server) gatewayView() gatewayView {
 		Settings: gatewaySettingsView{
 			HeartbeatIntervalMS: settings.HeartbeatInterval.Milliseconds(), ResumeWindow: settings.ResumeWindow.String(),
 			MaxConcurrency: settings.MaxConcurrency, SessionStartTotal: settings.SessionStartTotal, SendLimit: settings.SendLimit,
-			GuildsPerShard: settings.GuildsPerShard, QueueLimit: settings.QueueLimit,
+			StrictSendWindow: settings.StrictSendWindow, GuildsPerShard: settings.GuildsPerShard, QueueLimit: settings.QueueLimit,
 		},
 		Identify: gatewayIdentifyView{Total: stats.Total, MaxPerWindow: stats.MaxPerWindow, Refused: stats.Refused,
 			Remaining: stats.Remaining, OverBudget: stats.OverBudget},

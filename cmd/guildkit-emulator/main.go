@@ -85,6 +85,8 @@
 //	-resume-window D     how long a session whose connection ended stays resumable, on the
 //	                     server's clock (default 3m)
 //	-send-limit N        payloads a connection may send per 60 s before it is closed with 4008
+//	                     (fixed 60 s windows from the connection's start, as clients count them)
+//	-strict-send-window  count -send-limit over any 60 s instead (a sliding window, for testing)
 //	                     (default 120, the platform's; set it lower to see which bots rely on
 //	                     the margin)
 //	-session-start-total N
@@ -173,6 +175,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&gw.GuildsPerShard, "guilds-per-shard", gw.GuildsPerShard, "guilds one session may carry before IDENTIFY is closed with 4011, `N`")
 	fs.DurationVar(&gw.ResumeWindow, "resume-window", gw.ResumeWindow, "how long a disconnected session stays resumable, `D`")
 	fs.IntVar(&gw.SendLimit, "send-limit", gw.SendLimit, "payloads a connection may send per 60 s before 4008, `N`")
+	fs.BoolVar(&gw.StrictSendWindow, "strict-send-window", gw.StrictSendWindow, "count -send-limit over any 60 s (a sliding window) instead of fixed windows from the connection's start")
 	fs.IntVar(&gw.SessionStartTotal, "session-start-total", gw.SessionStartTotal, "IDENTIFYs of a day (session_start_limit.total), `N`")
 	// Create Message's per-channel budget: 5 per 5 s, the messages
 	// document's emulator default (the platform publishes no numbers); a

@@ -60,11 +60,38 @@ client.on(Events.Raw, (packet) => {
   emit({ kind: 'dispatch', t: packet.t, s: packet.s, id: subject(packet.d) });
 });
 
+// GUILDKIT_PRESENCE_UPDATES=N: once ready, the bot sends N presence updates
+// at once (what setPresence sends, through the same queue, awaited) and
+// leaves the pacing to discord.js, which sends at most 114 payloads per 60 s
+// window from the moment its connection opened and holds the rest until its
+// next window. Then it fetches the guild's members (op 8, answered after
+// the server has read every update) and prints {"kind": "sent"}.
+// GUILDKIT_PRESENCE_AFTER_MS delays them, to place the burst at the end of
+// discord.js's first window.
+const presenceUpdates = Number(process.env.GUILDKIT_PRESENCE_UPDATES || 0);
+const presenceAfter = Number(process.env.GUILDKIT_PRESENCE_AFTER_MS || 0);
+
+async function sendPresenceUpdates(c) {
+  await new Promise((resolve) => setTimeout(resolve, presenceAfter));
+  const sends = [];
+  for (let i = 0; i < presenceUpdates; i++) {
+    const d = { since: null, status: 'online', afk: false, activities: [{ name: `update ${i + 1} of ${presenceUpdates}`, type: 0 }] };
+    sends.push(c.ws._ws.send(0, { op: 3, d }));
+  }
+  await Promise.all(sends);
+  await c.guilds.cache.first().members.fetch();
+  emit({ kind: 'sent', message: `${presenceUpdates} presence updates` });
+}
+
 client.once(Events.ClientReady, async (c) => {
   // guild.available is what discord.js tells bots to check before touching
   // a guild: false unless GUILD_CREATE said "unavailable": false.
   const available = c.guilds.cache.filter((g) => g.available);
   emit({ kind: 'ready', user_id: c.user.id, guild_ids: [...c.guilds.cache.keys()], available_guild_ids: [...available.keys()] });
+  if (presenceUpdates > 0) {
+    sendPresenceUpdates(c).catch((err) => emit({ kind: 'error', message: `presence updates: ${err}` }));
+    return;
+  }
   // A body with a wrongly typed field (an option's type as a string), sent
   // through discord.js's own REST client: the server's answer, as
   // discord.js reports it, names the field.
