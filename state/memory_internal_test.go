@@ -1,8 +1,13 @@
 package state
 
 import (
+	"context"
+	"reflect"
 	"testing"
 	"unsafe"
+
+	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/gateway"
 )
 
 // TestRecordSizes pins the sizes the memory figures rest on.
@@ -18,5 +23,55 @@ func TestRecordSizes(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.name, c.got, c.want)
 		}
+	}
+}
+
+// TestRechunkReplacesInPlace: a whole member list asked again refills the
+// guild's member map in place (the same map, never a second one beside
+// it), and drops the members it does not name once complete.
+func TestRechunkReplacesInPlace(t *testing.T) {
+	p := DefaultPolicies()
+	p.Members = All()
+	c := NewCache(&Options{Policies: &p})
+	ctx := context.Background()
+	mustApply := func(e gateway.Event) {
+		t.Helper()
+		ups, err := Updates([2]int{0, 1}, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Apply(ctx, ups); err != nil {
+			t.Fatal(err)
+		}
+	}
+	members := func(from, n int) []guildkit.Member {
+		out := make([]guildkit.Member, n)
+		for i := range out {
+			out[i] = guildkit.Member{User: &guildkit.User{ID: guildkit.Snowflake(1000 + from + i), Username: "u"}}
+		}
+		return out
+	}
+	mustApply(&gateway.GuildCreate{Guild: guildkit.Guild{ID: 7}, Large: true, MemberCount: 2000, Members: members(0, 10)})
+	mustApply(&gateway.GuildMembersChunk{GuildID: 7, Nonce: ChunkNoncePrefix + "a", ChunkIndex: 0, ChunkCount: 2, Members: members(0, 1000)})
+	mustApply(&gateway.GuildMembersChunk{GuildID: 7, Nonce: ChunkNoncePrefix + "a", ChunkIndex: 1, ChunkCount: 2, Members: members(1000, 1000)})
+	gs := c.guild(7)
+	before := reflect.ValueOf(gs.members).UnsafePointer()
+	if n := len(gs.members); n != 2000 {
+		t.Fatalf("%d members after the first list, want 2000", n)
+	}
+	// The list again, 100 members fewer: they left meanwhile.
+	mustApply(&gateway.GuildMembersChunk{GuildID: 7, Nonce: ChunkNoncePrefix + "b", ChunkIndex: 1, ChunkCount: 2, Members: members(1000, 900)})
+	if n := len(gs.members); n != 2000 {
+		t.Errorf("%d members half way through the second list, want 2000 (nothing dropped before it is complete)", n)
+	}
+	mustApply(&gateway.GuildMembersChunk{GuildID: 7, Nonce: ChunkNoncePrefix + "b", ChunkIndex: 0, ChunkCount: 2, Members: members(0, 1000)})
+	if n := len(gs.members); n != 1900 {
+		t.Errorf("%d members after the second list, want 1900", n)
+	}
+	if after := reflect.ValueOf(gs.members).UnsafePointer(); after != before {
+		t.Error("the second list built another member map")
+	}
+	if st := c.Stats(); st.Users != 1900 {
+		t.Errorf("%d users held, want 1900", st.Users)
 	}
 }
