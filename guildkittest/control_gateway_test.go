@@ -46,6 +46,7 @@ type gatewayList struct {
 			Count      int        `json:"count"`
 			Last       *time.Time `json:"last"`
 			SinceMS    *int64     `json:"since_last_ms"`
+			Late       bool       `json:"late"`
 		} `json:"heartbeat"`
 		Notes []string `json:"notes"`
 	} `json:"sessions"`

@@ -77,6 +77,7 @@ type gwConn struct {
 	batch      []gwEntry // flush's batch, reused
 	frame      []byte    // flush's frame buffer, reused (the library copies it)
 	sends      sendCounter
+	helloAt    time.Time // when it sent HELLO, on the server's clock
 	stopHB     func() bool
 	interval   time.Duration
 	closeCode  websocket.StatusCode // the code the server closed with; 0 when it did not
@@ -172,6 +173,7 @@ func (c *gwConn) run() {
 			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<17), zstd.WithLowerEncoderMem(true))
 	}
 	hello, _ := json.Marshal(map[string]int64{"heartbeat_interval": c.interval.Milliseconds()})
+	c.helloAt = c.s.Now()
 	if c.send(opHello, hello, 0, "") != nil {
 		return
 	}

@@ -238,9 +238,13 @@ type GatewaySession struct {
 	// last beat (zero before one); Heartbeats counts them.
 	HeartbeatInterval time.Duration `json:"heartbeat_interval"`
 	LastHeartbeat     time.Time     `json:"last_heartbeat"`
-	Heartbeats        int           `json:"heartbeats"`
-	Identifies        int           `json:"identifies"`
-	Created           time.Time     `json:"created"`
+	// Hello is the server's time of HELLO on its current (or last)
+	// connection, from which the server's heartbeat timeout runs until the
+	// first beat on it.
+	Hello      time.Time `json:"hello"`
+	Heartbeats int       `json:"heartbeats"`
+	Identifies int       `json:"identifies"`
+	Created    time.Time `json:"created"`
 }
 
 // GatewaySessions returns the gateway's sessions: the live ones (connected
@@ -269,7 +273,7 @@ func (sess *gwSession) describe() GatewaySession {
 		Compression: sess.compression, Version: sess.version, Sequence: sess.seq, Written: sess.written,
 		Queued: len(sess.buf), Connected: sess.conn != nil, Ended: sess.ended, URL: sess.url,
 		ResumedTo: slices.Clone(sess.resumedTo), Resumes: sess.resumes,
-		HeartbeatInterval: sess.interval, LastHeartbeat: sess.lastBeat, Heartbeats: sess.beats,
+		HeartbeatInterval: sess.interval, LastHeartbeat: sess.lastBeat, Hello: sess.helloAt, Heartbeats: sess.beats,
 		Identifies: sess.identifies, Created: sess.created,
 	}
 }

@@ -39,6 +39,7 @@ type gwSession struct {
 	created    time.Time
 	url        string // "gateway" or "resume": where its current (or last) connection came
 	lastBeat   time.Time
+	helloAt    time.Time // its current (or last) connection's HELLO
 	beats      int
 	resumes    int
 	resumedTo  []string // URL of each resume
@@ -149,6 +150,7 @@ func (c *gwConn) attachLocked(sess *gwSession) {
 		sess.stopExpire = nil
 	}
 	sess.conn = c
+	sess.helloAt = c.helloAt
 	sess.url = c.url
 	sess.version = c.version
 	sess.compression = c.transport

@@ -78,6 +78,24 @@ type heartbeatView struct {
 	Late bool `json:"late"`
 }
 
+// heartbeatLate reports whether sess's bot is late with a beat as the
+// server judges it: more than 1.5 intervals since the later of its last
+// beat and its current connection's HELLO (a resumed connection's clock
+// starts at its own HELLO, not at the previous connection's last beat).
+func heartbeatLate(sess GatewaySession, now time.Time) bool {
+	if !sess.Connected || sess.HeartbeatInterval <= 0 {
+		return false
+	}
+	since := sess.Created
+	if sess.Hello.After(since) {
+		since = sess.Hello
+	}
+	if sess.LastHeartbeat.After(since) {
+		since = sess.LastHeartbeat
+	}
+	return now.Sub(since) > sess.HeartbeatInterval*3/2
+}
+
 func (s *Server) gatewayView() gatewayView {
 	settings := s.GatewaySettings()
 	stats := s.IdentifyStats()
@@ -124,14 +142,12 @@ func (s *Server) gatewayView() gatewayView {
 		if sv.Compression == "" {
 			sv.Compression = "none"
 		}
-		since := sess.Created
 		if !sess.LastHeartbeat.IsZero() {
 			last := sess.LastHeartbeat.UTC()
 			ms := now.Sub(last).Milliseconds()
 			sv.Heartbeat.Last, sv.Heartbeat.SinceMS = &last, &ms
-			since = last
 		}
-		sv.Heartbeat.Late = sess.Connected && sess.HeartbeatInterval > 0 && now.Sub(since) > sess.HeartbeatInterval
+		sv.Heartbeat.Late = heartbeatLate(sess, now)
 		sv.Notes = bySession[sess.ID]
 		if sv.Notes == nil {
 			sv.Notes = []string{}
