@@ -295,7 +295,15 @@ type Attachment struct {
 type PartialAttachment struct {
 	ID          Snowflake `json:"id"`
 	Filename    string    `json:"filename,omitempty"`
+	Title       string    `json:"title,omitempty"`
 	Description string    `json:"description,omitempty"`
+	// IsSpoiler hides the file until clicked (the attachment's IS_SPOILER
+	// flag).
+	IsSpoiler bool `json:"is_spoiler,omitempty"`
+	// DurationSecs and Waveform (base64) describe the audio of a voice
+	// message (IS_VOICE_MESSAGE).
+	DurationSecs float64 `json:"duration_secs,omitempty"`
+	Waveform     string  `json:"waveform,omitempty"`
 }
 
 // AllowedMentions controls which mentions in a message notify (ping). When a

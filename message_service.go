@@ -37,8 +37,6 @@ const (
 	BulkDeleteMaxAge = 14 * 24 * time.Hour
 )
 
-const defaultMessageListLimit = 50
-
 // MessageListParams is the query of [MessageService.List] and
 // [MessageService.All]. At most one of Around, Before and After; Null is
 // refused everywhere. A snowflake made from a time
@@ -252,6 +250,11 @@ func (p *MessageCreateParams) validate(validation) error {
 	if flags.Has(MessageFlagIsVoiceMessage) && (len(p.Files) != 1 || content != "" || len(p.Embeds) > 0 ||
 		hasComponents || hasPoll || len(p.StickerIDs) > 0) {
 		v.Add("flags", wire.CodeConflict, "a voice message is exactly one audio file and nothing else")
+	}
+	if flags.Has(MessageFlagIsVoiceMessage) && !slices.ContainsFunc(p.Attachments, func(a PartialAttachment) bool {
+		return a.ID == 0 && a.DurationSecs > 0 && a.Waveform != ""
+	}) {
+		v.Add("attachments", wire.CodeRequired, "a voice message describes its file (attachments id 0) with duration_secs and waveform")
 	}
 	if !forward && content == "" && len(p.Embeds) == 0 && len(p.StickerIDs) == 0 && !hasComponents &&
 		len(p.Files) == 0 && !hasPoll {

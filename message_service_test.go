@@ -186,7 +186,10 @@ func TestMessageCreateValidation(t *testing.T) {
 			[]string{"content", "embeds", "sticker_ids", "poll"}},
 		{"legacy components checked", &guildkit.MessageCreateParams{Components: components.List{components.NewTextDisplay("hi")}}, []string{"components[0]"}},
 		{"flags a message cannot set", &guildkit.MessageCreateParams{Content: guildkit.Some("a"), Flags: guildkit.Some(guildkit.MessageFlagEphemeral | guildkit.MessageFlagCrossposted)}, []string{"flags"}},
-		{"voice message with content", &guildkit.MessageCreateParams{Content: guildkit.Some("a"), Flags: guildkit.Some(guildkit.MessageFlagIsVoiceMessage)}, []string{"flags"}},
+		{"voice message with content", &guildkit.MessageCreateParams{Content: guildkit.Some("a"), Flags: guildkit.Some(guildkit.MessageFlagIsVoiceMessage)}, []string{"flags", "attachments"}},
+		{"voice message without duration and waveform", &guildkit.MessageCreateParams{Flags: guildkit.Some(guildkit.MessageFlagIsVoiceMessage),
+			Files: []guildkit.File{{Name: "v.ogg", Reader: strings.NewReader("x")}}, Attachments: []guildkit.PartialAttachment{{ID: 0, DurationSecs: 1.5}}},
+			[]string{"attachments"}},
 		{"4 stickers", &guildkit.MessageCreateParams{StickerIDs: []guildkit.Snowflake{1, 2, 3, 4}}, []string{"sticker_ids"}},
 		{"reply without message id", &guildkit.MessageCreateParams{Content: guildkit.Some("a"), MessageReference: guildkit.Some(guildkit.MessageReference{ChannelID: 1})}, []string{"message_reference.message_id"}},
 		{"forward without channel", &guildkit.MessageCreateParams{MessageReference: guildkit.Some(guildkit.MessageReference{Type: guildkit.MessageReferenceForward, MessageID: 1})}, []string{"message_reference.channel_id"}},
@@ -205,6 +208,22 @@ func TestMessageCreateValidation(t *testing.T) {
 	}
 	_, err := c.Messages.Create(t.Context(), 0, &guildkit.MessageCreateParams{Content: guildkit.Some("a")})
 	requireValidation(t, err, "channel.id")
+}
+
+func TestMessageCreateVoiceMessage(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	mux.HandleFunc("POST /channels/10/messages", func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, r.ParseMultipartForm(1<<20))
+		assert.JSONEq(t, `{"flags":8192,"attachments":[{"id":"0","filename":"v.ogg","duration_secs":1.5,"waveform":"AAAA"}]}`, r.FormValue("payload_json"))
+		writeJSON(w, http.StatusOK, map[string]any{"id": "903", "channel_id": "10", "flags": 8192})
+	})
+	_, err := c.Messages.Create(t.Context(), 10, &guildkit.MessageCreateParams{
+		Flags:       guildkit.Some(guildkit.MessageFlagIsVoiceMessage),
+		Files:       []guildkit.File{{Name: "v.ogg", Reader: strings.NewReader("OggS")}},
+		Attachments: []guildkit.PartialAttachment{{ID: 0, DurationSecs: 1.5, Waveform: "AAAA"}},
+	})
+	require.NoError(t, err)
 }
 
 func TestMessageListWire(t *testing.T) {
