@@ -255,9 +255,17 @@ func (t CommandOptionType) String() string {
 	return enumString("CommandOptionType", commandOptionTypeNames, int(t))
 }
 
-// CommandOption is one option the user gave a command.
+// CommandOption is one option the user gave a command. In a test, make
+// one with [StringOption], [IntegerOption], [NumberOption],
+// [BooleanOption], [UserOption], [ChannelOption], [RoleOption],
+// [MentionableOption], [SubCommandOption] or [SubCommandGroupOption]
+// rather than writing Value's JSON by hand.
 type CommandOption struct {
-	Name string            `json:"name"`
+	Name string `json:"name"`
+	// Type is the option's type, as the platform sends it. The in-memory
+	// server's RunCommand and Autocomplete take 0 for the type the command
+	// declares for the option (any other type must be that one); the
+	// constructors above set it.
 	Type CommandOptionType `json:"type"`
 	// Value is the option's value as JSON (a string, a number, a boolean, or
 	// an id as a string); read it with [CommandOption.String],

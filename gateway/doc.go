@@ -15,9 +15,21 @@
 //	gateway.On(shard, func(ctx context.Context, e *gateway.GuildBanAdd) {
 //		log.Printf("%s was banned from %s", e.User.Username, e.GuildID)
 //	})
-//	if err := shard.Open(ctx); err != nil { ... } // READY came
-//	...
-//	sess, _ := shard.Close(ctx) // save it; WithSession(sess) resumes after a restart
+//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//	defer stop()
+//	err := shard.Run(ctx, nil) // until Ctrl-C: then a resumable close, the handlers waited for
+//
+// [Shard.Run] (and [Manager.Run]) is a bot's whole life: open, run until
+// the context ends or the shard stops by itself, close resumably, wait
+// within a bound for the handlers (and for an interactions Handler:
+// [RunOptions].Wait), save the session where asked ([RunOptions].Save),
+// and return the error that stopped it — nil for the signal. [Shard.Open],
+// [Shard.Close] and [Shard.End] are the steps, for programs that need them
+// one by one.
+//
+// In a test against guildkittest's in-memory server, Server.Settle waits
+// until the shard's handlers have handled every event a call caused
+// ([Shard.WaitHandled]): one line, no sleep.
 //
 // A [Shard] is one connection and its session. A bot in more guilds than
 // one session may carry (2500) runs several, one per shard id; they share

@@ -529,6 +529,7 @@ func (o *owner) onDispatch(m inbound) {
 			return
 		}
 		o.sess = Session{ID: r.SessionID, ResumeURL: r.ResumeGatewayURL, Shard: s.cfg.shard}
+		s.noteSession(r.SessionID)
 		o.becameReady()
 		o.signal(guildkit.GatewayEvent{Signal: guildkit.GatewayReady})
 	case "RESUMED":
@@ -543,9 +544,7 @@ func (o *owner) onDispatch(m inbound) {
 	}
 	if m.decodeErr != nil {
 		s.logger.Warn("gateway: an event that does not decode was skipped", slog.String("event", f.T), slog.Int64("s", f.S), slog.String("error", m.decodeErr.Error()))
-		if f.S > o.sess.Sequence {
-			o.sess.Sequence = f.S
-		}
+		o.offer(queued{session: o.sess.ID, seq: f.S, resume: o.sess.ResumeURL}) // no event: counted as handled, in order
 		return
 	}
 	if ch, ok := m.ev.(*GuildMembersChunk); ok {

@@ -88,7 +88,9 @@ type Shard struct {
 	cancelHandle context.CancelFunc
 	abandon      atomic.Bool // dispatch stops after the current event
 	handledMu    sync.Mutex
-	handled      Session // the last event the handlers finished: its session and sequence
+	handled      Session       // the last event the handlers finished: its session and sequence
+	handledc     chan struct{} // closed and replaced when handled changes (WaitHandled)
+	current      string        // the session READY last named (WaitHandled)
 
 	o owner // run's state
 
@@ -123,7 +125,7 @@ func NewShard(token string, opts ...Option) (*Shard, error) {
 		sendc: make(chan *sendReq), closec: make(chan closeCode, 1), timerc: make(chan timerMsg, 16),
 		dialc: make(chan dialResult), acqc: make(chan acquireResult),
 		readyc: make(chan struct{}), stopped: make(chan struct{}), done: make(chan struct{}),
-		queue: make(chan queued, cfg.queueSize), dispatchDone: make(chan struct{})}
+		queue: make(chan queued, cfg.queueSize), dispatchDone: make(chan struct{}), handledc: make(chan struct{})}
 	s.waitCtx, s.cancelWait = context.WithCancel(context.Background())
 	s.handlerCtx, s.cancelHandle = context.WithCancel(context.WithValue(context.Background(), shardKey{}, cfg.shard))
 	if cfg.session != nil {
@@ -235,7 +237,9 @@ func (s *Shard) Open(ctx context.Context) error {
 			slog.String("event", m), slog.String("intents", s.o.intents.String()))
 	}
 	if p := s.o.intents.Privileged(); p != 0 {
-		s.logger.Info("gateway: asking for privileged intents (enable them in the developer portal)", slog.String("intents", p.String()))
+		// Debug, not Info: a bot asks for them on purpose, every start; a
+		// refusal (4014) is a *CloseError that names them and says what to do.
+		s.logger.Debug("gateway: asking for privileged intents (enable them in the developer portal)", slog.String("intents", p.String()))
 	}
 	if sess := s.cfg.session; sess != nil {
 		s.o.sess = *sess
@@ -359,11 +363,11 @@ func (s *Shard) dispatch() {
 		if s.abandon.Load() {
 			continue
 		}
-		s.handlers.dispatch(s.handlerCtx, s.logger, q.ev)
+		if q.ev != nil { // nil: an event that did not decode, skipped
+			s.handlers.dispatch(s.handlerCtx, s.logger, q.ev)
+		}
 		if q.seq > 0 {
-			s.handledMu.Lock()
-			s.handled = Session{ID: q.session, Sequence: q.seq, ResumeURL: q.resume}
-			s.handledMu.Unlock()
+			s.noteHandled(q)
 		}
 	}
 }

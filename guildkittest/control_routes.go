@@ -40,7 +40,6 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/interactions", "the interactions delivered, with their answers and timing (no token)"},
 	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command, autocomplete); answers what the user saw`},
 	{"GET", ControlPrefix + "api/commands", "?guild_id=: the application's commands there (the guild's and the global ones); with &user_id=&channel_id=, why that member could not use each (\"unusable\")"},
-	{"POST", ControlPrefix + "api/interactions", `{"kind": "click", "user_id": "...", "message_id": "...", "custom_id": "..."}: act as a user (click, select, modal_submit, command); answers what the user saw`},
 	{"POST", ControlPrefix + "api/messages", `{"user_id": "...", "channel_id": "...", "content": "!ping"}: a member posts (also "embeds", "reply_to", "mention_replied", "nonce"), checked against the member's permissions; answers the message, or the platform's status and code`},
 	{"GET", ControlPrefix + "api/dms", "the bot's DM channels, each with its recipient"},
 	{"GET", ControlPrefix + "api/channels/{id}/messages", "?user_id=: the channel as that member reads it: its messages oldest first (none without READ_MESSAGE_HISTORY), why it cannot, whether it may post"},

@@ -319,3 +319,14 @@ func TestSaveLoadStateRoundTrip(t *testing.T) {
 	require.NoError(t, err, "a refused state changes nothing")
 	assert.False(t, errors.Is(err, guildkit.ErrNotFound))
 }
+
+// The index lists each route once.
+func TestControlRoutesListedOnce(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, r := range guildkittest.ControlRoutes {
+		key := r.Method + " " + r.Path
+		assert.False(t, seen[key], "%s is listed twice", key)
+		seen[key] = true
+	}
+}

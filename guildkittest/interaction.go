@@ -265,6 +265,40 @@ func (o *Outcome) String() string {
 	return s
 }
 
+// components are what the user sees: the message's components, or the
+// open modal's.
+func (o *Outcome) components() components.List {
+	switch {
+	case o == nil:
+		return nil
+	case o.Message != nil:
+		return o.Message.Components
+	case o.Modal != nil:
+		return o.Modal.Modal.Components
+	}
+	return nil
+}
+
+// Find returns the component of what the user sees (the message, or the
+// modal that opened) whose custom_id is customID, or nil; see
+// [components.Find].
+func (o *Outcome) Find(customID string) components.Component { return o.components().Find(customID) }
+
+// FindLabel returns the component of what the user sees that label names
+// (a button, a modal's field), or nil; see [components.FindLabel].
+func (o *Outcome) FindLabel(label string) components.Component {
+	return o.components().FindLabel(label)
+}
+
+// FindButton returns the button labelled label on the message the user
+// sees, or nil: the one a test clicks next.
+//
+//	undo := out.FindButton("Undo")
+//	out, err = srv.Click(ctx, mod.ID, out.Message.ID, undo.CustomID)
+func (o *Outcome) FindButton(label string) *components.Button {
+	return o.components().FindButton(label)
+}
+
 // messageText is what a message shows as text: its content, or the text
 // displays of a Components V2 message, joined by " / ".
 func messageText(m *guildkit.Message) string {

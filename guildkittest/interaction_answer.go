@@ -188,7 +188,7 @@ func (s *Server) applyAnswerLocked(st *interactionState, resp *guildkit.Interact
 		return &answerFailure{status: http.StatusBadRequest, code: guildkit.CodeInvalidFormBody, message: "Invalid Form Body", problems: problems}
 	}
 	if !resp.Type.Answers(st.it.Type) {
-		return formFail(map[string]string{"type": fmt.Sprintf("a %s answer cannot answer a %s interaction", resp.Type, st.it.Type)})
+		return formFail(map[string]string{"type": fmt.Sprintf("%s cannot answer %s interactions", resp.Type, st.it.Type)})
 	}
 	if (resp.Type == guildkit.InteractionResponseUpdateMessage || resp.Type == guildkit.InteractionResponseDeferredUpdateMessage) && st.messageID == 0 {
 		return formFail(map[string]string{"type": fmt.Sprintf("a %s answer needs a message to update: this modal was not opened from a component", resp.Type)})

@@ -15,7 +15,8 @@ import (
 	"github.com/seed012df1e9/guildkit"
 )
 
-// A command runs only as the platform's client lets a user run it
+// CommandRun is a user running one of the application's commands. A
+// command runs only as the platform's client lets a user run it
 // (spec/commands.md §6): it is registered for the application, globally or
 // in the guild it is run in; the member may use it (default member
 // permissions; an age-restricted command only in an age-restricted
@@ -25,8 +26,6 @@ import (
 // member, role or channel of the guild (of the channel types given), a file
 // of the file types given. Anything else is refused with [ErrRefused]
 // before anything is delivered.
-
-// CommandRun is a user running one of the application's commands.
 type CommandRun struct {
 	UserID    guildkit.Snowflake // the member who runs it
 	ChannelID guildkit.Snowflake // where; for a MESSAGE command, the message's channel
@@ -35,9 +34,10 @@ type CommandRun struct {
 	Type guildkit.CommandType
 	// Options are what the user entered (CHAT_INPUT): the chosen
 	// subcommand (or group holding one subcommand) with its parameters
-	// nested, or the parameters. A value is JSON: a string, a number, a
-	// boolean, an id as a string. An option's Type may be left 0: it is
-	// the declared one. ATTACHMENT values are left empty: Files gives them.
+	// nested, or the parameters: make them with guildkit.StringOption,
+	// guildkit.UserOption and the like. An option's Type may be left 0: it
+	// is the declared one. ATTACHMENT values are left empty: Files gives
+	// them.
 	Options []guildkit.CommandOption
 	// Files are the files of ATTACHMENT options, by option name.
 	Files map[string]guildkit.File
@@ -52,7 +52,15 @@ type CommandRun struct {
 // component's. The command must be registered (globally, or in the
 // channel's guild: [Server.AddCommand], or the bot's own registration) and
 // the options must be what the platform's client would send; see
-// [Server.Run]. A command's answer may open a modal.
+// [CommandRun]. A command's answer may open a modal.
+//
+// Make the options with guildkit's typed constructors:
+//
+//	srv.RunCommand(ctx, mod.ID, ch.ID, "warn",
+//		guildkit.UserOption("user", troll.ID), guildkit.StringOption("reason", "spam"))
+//
+// An option written by hand (guildkit.CommandOption) may leave its Type 0:
+// the server takes the type the command declares for it.
 func (s *Server) RunCommand(ctx context.Context, userID, channelID guildkit.Snowflake, name string, options ...guildkit.CommandOption) (*Outcome, error) {
 	return s.Run(ctx, CommandRun{UserID: userID, ChannelID: channelID, Name: name, Options: options})
 }
@@ -73,8 +81,8 @@ func (s *Server) RunMessageCommand(ctx context.Context, userID guildkit.Snowflak
 // Run runs a command as the platform's client would, and returns what the
 // user saw. It is refused ([ErrRefused], nothing delivered) when the
 // command is not registered where it is run, when the member may not use
-// it, or when the options are not what the client would send (see the
-// rules above [CommandRun]).
+// it, or when the options are not what the client would send (the rules
+// are [CommandRun]'s).
 func (s *Server) Run(ctx context.Context, run CommandRun) (*Outcome, error) {
 	return s.command(ctx, guildkit.InteractionTypeApplicationCommand, run)
 }

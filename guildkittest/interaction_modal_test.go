@@ -225,7 +225,7 @@ func TestModalAnswers(t *testing.T) {
 	out, err := f.srv.SubmitModal(t.Context(), f.alice, open(), guildkittest.ModalValues{"name": "x"})
 	require.NoError(t, err)
 	assert.Equal(t, guildkittest.OutcomeFailed, out.Kind)
-	assert.Contains(t, out.Failure, "a MODAL answer cannot answer a MODAL_SUBMIT interaction")
+	assert.Contains(t, out.Failure, "MODAL cannot answer MODAL_SUBMIT interactions")
 
 	second = guildkit.UpdateResponse(text("Saved"))
 	m := open()

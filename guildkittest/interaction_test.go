@@ -376,7 +376,7 @@ func TestEveryAnswerType(t *testing.T) {
 		{"modal", modal, guildkittest.OutcomeModal, false, `modal "Form" (form)`},
 		{"launch activity", guildkit.LaunchActivityResponse(), guildkittest.OutcomeLaunchActivity, false, "launch activity"},
 		{"autocomplete answers no click", guildkit.AutocompleteResponse(), guildkittest.OutcomeFailed, false,
-			"failed: the answer is invalid: Invalid Form Body: type: a APPLICATION_COMMAND_AUTOCOMPLETE_RESULT answer cannot answer a MESSAGE_COMPONENT interaction"},
+			"failed: the answer is invalid: Invalid Form Body: type: APPLICATION_COMMAND_AUTOCOMPLETE_RESULT cannot answer MESSAGE_COMPONENT interactions"},
 		{"pong answers no click", &guildkit.InteractionResponse{Type: guildkit.InteractionResponsePong}, guildkittest.OutcomeFailed, false, ""},
 		{"invalid modal", guildkit.ModalResponse("form", "Form"), guildkittest.OutcomeFailed, false, ""},
 		{"V2 with content", guildkit.MessageResponse(&guildkit.InteractionMessageParams{Content: guildkit.Some("x"),

@@ -63,7 +63,7 @@ func (r *Request) check(resp *guildkit.InteractionResponse) error {
 	}
 	if !resp.Type.Answers(r.Interaction.Type) {
 		v := &guildkit.ValidationError{}
-		v.Add("type", wire.CodeNotAllowed, "%s does not answer a %s interaction", resp.Type, r.Interaction.Type)
+		v.Add("type", wire.CodeNotAllowed, "%s does not answer %s interactions", resp.Type, r.Interaction.Type)
 		return v
 	}
 	if resp.Type == guildkit.InteractionResponseUpdateMessage && r.Interaction.Message == nil {
@@ -79,9 +79,17 @@ func (r *Request) Reply(ctx context.Context, msg *guildkit.InteractionMessagePar
 	return r.Respond(ctx, guildkit.MessageResponse(msg))
 }
 
-// ReplyEphemeral answers with a text only the invoking user sees.
-func (r *Request) ReplyEphemeral(ctx context.Context, text string) error {
-	return r.Reply(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some(text), Flags: guildkit.Some(guildkit.MessageFlagEphemeral)})
+// ReplyEphemeral answers with a text only the invoking user sees, and
+// rows of components under it (action rows of buttons or a select, as
+// in any legacy message):
+//
+//	r.ReplyEphemeral(ctx, "Warned "+user.Mention(),
+//		components.NewActionRow(components.SecondaryButton("undo:"+id, "Undo")))
+//
+// A click on one of them is an interaction of its own, whose
+// [Request.Update] edits this answer.
+func (r *Request) ReplyEphemeral(ctx context.Context, text string, rows ...components.Component) error {
+	return r.Reply(ctx, &guildkit.InteractionMessageParams{Content: guildkit.Some(text), Flags: guildkit.Some(guildkit.MessageFlagEphemeral), Components: rows})
 }
 
 // Update edits the message the component is on (UPDATE_MESSAGE).

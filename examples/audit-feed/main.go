@@ -200,12 +200,13 @@ func (f *feed) post(ctx context.Context, title, text string, color int) {
 	}
 }
 
-// start opens a shard for token with the feed's handlers, resuming the
-// session saved in sessionFile if there is one.
-func (f *feed) start(ctx context.Context, token, sessionFile string, opts ...gateway.Option) (*gateway.Shard, error) {
+// run runs the feed's shard for token until ctx ends, resuming the session
+// saved in sessionFile if there is one and saving it there when it stops.
+// ready is called once the shard is connected.
+func (f *feed) run(ctx context.Context, token, sessionFile string, ready func(), opts ...gateway.Option) error {
 	saved, err := loadSession(sessionFile)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if saved != nil {
 		fmt.Fprintf(f.out, "resuming %s\n", saved)
@@ -213,31 +214,41 @@ func (f *feed) start(ctx context.Context, token, sessionFile string, opts ...gat
 	}
 	shard, err := gateway.NewShard(token, opts...)
 	if err != nil {
-		return nil, err
-	}
-	f.register(shard)
-	if err := shard.Open(ctx); err != nil {
-		_ = shard.End(context.WithoutCancel(ctx))
-		return nil, err
-	}
-	if saved == nil {
-		fmt.Fprintln(f.out, "identified: a new session")
-	}
-	return shard, nil
-}
-
-// stop closes the shard resumably (the session stays alive on the platform
-// for a few minutes) and saves the session for the next start.
-func (f *feed) stop(ctx context.Context, shard *gateway.Shard, sessionFile string) error {
-	sess, err := shard.Close(ctx) // when ctx ends first: the session as far as the handlers got, and ctx's error
-	if sess == nil {
 		return err
 	}
-	if serr := saveSession(sessionFile, sess); serr != nil {
-		return errors.Join(err, serr)
+	f.register(shard)
+	return shard.Run(ctx, &gateway.RunOptions{
+		Ready: func() {
+			if saved == nil {
+				fmt.Fprintln(f.out, "identified: a new session")
+			}
+			ready()
+		},
+		// Closed resumably (the session stays alive on the platform for a
+		// few minutes): save it for the next start.
+		Save: func(s []gateway.Session) error {
+			if err := saveSession(sessionFile, &s[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(f.out, "saved %s\n", &s[0])
+			return nil
+		},
+	})
+}
+
+// start runs the feed in the background until the stop it returns is
+// called: it returns once the shard is connected.
+func (f *feed) start(ctx context.Context, token, sessionFile string, opts ...gateway.Option) (stop func() error, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	ready, done := make(chan struct{}), make(chan error, 1)
+	go func() { done <- f.run(ctx, token, sessionFile, func() { close(ready) }, opts...) }()
+	select {
+	case <-ready:
+		return func() error { cancel(); return <-done }, nil
+	case err := <-done:
+		cancel()
+		return nil, err
 	}
-	fmt.Fprintf(f.out, "saved %s\n", sess)
-	return err
 }
 
 // loadSession reads a session saved by saveSession; nil when there is none.
@@ -288,19 +299,7 @@ func live(ctx context.Context, out io.Writer, token string, getenv func(string) 
 		sessionFile = "audit-feed.session"
 	}
 	f := &feed{hook: hook, out: out}
-	shard, err := f.start(ctx, token, sessionFile, gateway.WithClient(rest))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "listening; Ctrl-C stops and saves the session")
-	select {
-	case <-ctx.Done():
-	case <-shard.Done():
-		return shard.Err()
-	}
-	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return f.stop(stopCtx, shard, sessionFile)
+	return f.run(ctx, token, sessionFile, func() { fmt.Fprintln(out, "listening; Ctrl-C stops and saves the session") }, gateway.WithClient(rest))
 }
 
 // inMemory runs the feed against the in-memory server: it makes changes,
@@ -333,7 +332,7 @@ func inMemory(ctx context.Context, out io.Writer) error {
 
 	f := &feed{hook: hook, out: out, posted: make(chan string, 16)}
 	opts := []gateway.Option{gateway.WithClient(rest), gateway.WithURL(srv.GatewayURL())}
-	shard, err := f.start(ctx, srv.Token(), sessionFile, opts...)
+	stop, err := f.start(ctx, srv.Token(), sessionFile, opts...)
 	if err != nil {
 		return err
 	}
@@ -366,7 +365,7 @@ func inMemory(ctx context.Context, out io.Writer) error {
 	// A restart: the session is saved, and changes happen while the feed
 	// is down.
 	fmt.Fprintln(out, "stopping the feed")
-	if err := f.stop(ctx, shard, sessionFile); err != nil {
+	if err := stop(); err != nil {
 		return err
 	}
 	if err := rest.Bans.Remove(ctx, guild.ID, troll.User.ID); err != nil {
@@ -383,14 +382,14 @@ func inMemory(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(out, "changed three things while the feed was down; starting it again")
-	shard, err = f.start(ctx, srv.Token(), sessionFile, opts...)
+	stop, err = f.start(ctx, srv.Token(), sessionFile, opts...)
 	if err != nil {
 		return err
 	}
 	if err := f.wait(ctx, 3); err != nil {
 		return err
 	}
-	if err := f.stop(ctx, shard, sessionFile); err != nil {
+	if err := stop(); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "posted %d entries to #%s\n", f.seen, auditLog.Name)

@@ -67,7 +67,7 @@ func TestAuditFeedPostsAGapWhenTheSessionCannotResume(t *testing.T) {
 	require.NoError(t, saveSession(file, &gateway.Session{ID: "expired", Sequence: 41, ResumeURL: srv.GatewayURL(), Shard: [2]int{0, 1}}))
 	var out bytes.Buffer
 	f := &feed{hook: hook, out: &syncWriter{w: &out}, posted: make(chan string, 4)}
-	shard, err := f.start(ctx, srv.Token(), file, gateway.WithClient(srv.Client()), gateway.WithURL(srv.GatewayURL()))
+	stop, err := f.start(ctx, srv.Token(), file, gateway.WithClient(srv.Client()), gateway.WithURL(srv.GatewayURL()))
 	require.NoError(t, err)
 	select {
 	case title := <-f.posted:
@@ -75,7 +75,7 @@ func TestAuditFeedPostsAGapWhenTheSessionCannotResume(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no post of the gap")
 	}
-	require.NoError(t, f.stop(ctx, shard, file))
+	require.NoError(t, stop())
 	saved, err := loadSession(file)
 	require.NoError(t, err)
 	require.NotNil(t, saved)

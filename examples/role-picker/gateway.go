@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/seed012df1e9/guildkit"
 	"github.com/seed012df1e9/guildkit/gateway"
@@ -60,24 +59,10 @@ func serveGateway(ctx context.Context, out io.Writer, getenv func(string) string
 	}
 	b.cache.Attach(shard, nil)                       // GUILDS: the guilds' roles and channels, the bot's member
 	gateway.OnInteraction(shard, h.ServeInteraction) // instead of http.Handle("/interactions", h)
-	if err := shard.Open(ctx); err != nil {
-		return fmt.Errorf("connecting to the gateway: %w", err)
-	}
-	fmt.Fprintln(out, "connected to the gateway: answering interactions")
-	var stopped error
-	select {
-	case <-ctx.Done():
-	case <-shard.Done():
-		stopped = shard.Err() // a fatal close: the session is over already
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if stopped == nil {
-		stopped = shard.End(shutdown)
-	}
-	// Let functions still answering finish, whichever way the shard ended.
-	if err := h.Wait(shutdown); stopped == nil {
-		stopped = err
-	}
-	return stopped
+	// Run until ctx ends (Ctrl-C), then close resumably and let the
+	// functions still answering finish: Wait: h.
+	return shard.Run(ctx, &gateway.RunOptions{
+		Wait:  []gateway.Waiter{h},
+		Ready: func() { fmt.Fprintln(out, "connected to the gateway: answering interactions") },
+	})
 }
