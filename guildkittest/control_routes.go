@@ -43,6 +43,11 @@ var ControlRoutes = []ControlRoute{
 	{"POST", ControlPrefix + "api/messages", `{"user_id": "...", "channel_id": "...", "content": "!ping"}: a member posts (also "embeds", "reply_to", "mention_replied", "nonce"), checked against the member's permissions; answers the message, or the platform's status and code`},
 	{"GET", ControlPrefix + "api/dms", "the bot's DM channels, each with its recipient"},
 	{"GET", ControlPrefix + "api/channels/{id}/messages", "?user_id=: the channel as that member reads it: its messages oldest first (none without READ_MESSAGE_HISTORY), why it cannot, whether it may post"},
+	{"POST", ControlPrefix + "api/guilds/{guild_id}/roles", `{"name": "Moderators", "permissions": "1099511627776"}: create a role (GUILD_ROLE_CREATE); also "color", "hoist", "mentionable", "position"`},
+	{"PUT", ControlPrefix + "api/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "give a member a role (GUILD_MEMBER_UPDATE)"},
+	{"DELETE", ControlPrefix + "api/guilds/{guild_id}/members/{user_id}/roles/{role_id}", "take a role from a member (GUILD_MEMBER_UPDATE)"},
+	{"POST", ControlPrefix + "api/guilds/{guild_id}/members", `{"user_id": "..."} or {"username": "..."} (a new user): make a user join (GUILD_MEMBER_ADD)`},
+	{"DELETE", ControlPrefix + "api/guilds/{guild_id}/members/{user_id}", "make a member leave (GUILD_MEMBER_REMOVE); the owner cannot"},
 	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
 	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
 	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},
@@ -55,6 +60,7 @@ func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.Respo
 	s.controlCommandRoutes(api)
 	s.controlGatewayRoutes(api)
 	s.controlMessageRoutes(api)
+	s.controlSceneRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

@@ -94,10 +94,15 @@ func (s *Server) JoinMember(guildID guildkit.Snowflake, u guildkit.User) guildki
 	if _, ok := gs.members[u.ID]; ok {
 		panic("guildkittest: JoinMember: " + u.ID.String() + " already is a member")
 	}
+	return copyMember(s.joinLocked(gs, u.ID).member)
+}
+
+// joinLocked makes the known user userID, not a member, join gs.
+func (s *Server) joinLocked(gs *guildState, userID guildkit.Snowflake) *memberState {
 	pending := gs.screening()
-	ms := s.addMemberLocked(gs, guildkit.Member{User: s.users[u.ID], Pending: &pending})
-	s.emit(guildkit.EventGuildMemberAdd, guildID, eventMember(ms.member))
-	return copyMember(ms.member)
+	ms := s.addMemberLocked(gs, guildkit.Member{User: s.users[userID], Pending: &pending})
+	s.emit(guildkit.EventGuildMemberAdd, gs.guild.ID, eventMember(ms.member))
+	return ms
 }
 
 func (s *Server) userKnown(id guildkit.Snowflake) (guildkit.User, bool) {

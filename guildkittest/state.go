@@ -41,6 +41,10 @@ const DefaultEveryonePermissions = guildkit.PermissionViewChannel | guildkit.Per
 func (s *Server) AddUser(u guildkit.User) guildkit.User {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addUserLocked(u)
+}
+
+func (s *Server) addUserLocked(u guildkit.User) guildkit.User {
 	if u.ID == 0 {
 		u.ID = s.newID()
 	}

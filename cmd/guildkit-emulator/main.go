@@ -106,7 +106,8 @@
 //
 // With neither a seed nor a saved state it starts with a demo guild, a
 // #general channel and two webhooks in it, one of them the bot's
-// application's.
+// application's, a plain member (alice) and a moderator (morgan, of the
+// Moderators role: Moderate, Kick and Ban Members).
 //
 // It is meant to face real networks: every body is read within the
 // reference platform's limits before it touches the state (413 past them),
@@ -362,12 +363,18 @@ func parseRouteLimit(v string) (guildkittest.Option, error) {
 }
 
 // demo seeds a guild with a #general channel and two webhooks in it: one
-// no application owns and one the bot's application owns; a member, alice,
-// to act as on the inspector page, and two roles anyone may take.
+// no application owns and one the bot's application owns; a plain member,
+// alice, and a moderator, morgan (the Moderators role: Moderate, Kick and
+// Ban Members), to act as on the inspector page, so that a moderation
+// command can be tried at once; and two roles anyone may take. The bot
+// owns the guild: it may do anything in it.
 func demo(srv *guildkittest.Server) {
-	g := srv.AddGuild(guildkit.Guild{Name: "Emulator guild"})
+	g := srv.AddGuild(guildkit.Guild{Name: "Emulator guild", OwnerID: srv.BotID()})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "alice", GlobalName: guildkit.Some("Alice")}})
+	mods := srv.AddRole(g.ID, guildkit.Role{Name: "Moderators", Position: 3, Hoist: true,
+		Permissions: guildkit.PermissionModerateMembers | guildkit.PermissionKickMembers | guildkit.PermissionBanMembers})
+	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "morgan", GlobalName: guildkit.Some("Morgan")}, Roles: []guildkit.Snowflake{mods.ID}})
 	srv.AddRole(g.ID, guildkit.Role{Name: "red", Position: 1})
 	srv.AddRole(g.ID, guildkit.Role{Name: "blue", Position: 2})
 	srv.AddWebhook(ch.ID, "Emulator")

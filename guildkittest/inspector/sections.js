@@ -63,6 +63,8 @@ function guildSections(st, g, users, now) {
     ["system channel", el("span", {}, chan(guild.system_channel_id), idCell(guild.system_channel_id))],
   ]));
 
+  out.push(...sceneControls(g));
+
   // Members, with their timeouts.
   out.push(el("h4", { text: "Members" }), cellTable("members", ["user", "user id", "nick", "roles", "joined", "timeout"],
     (g.members || []).map((ms) => {
