@@ -24,6 +24,13 @@
 //	GUILDKIT_PUBLIC_KEY       the application's Ed25519 public key, in hex: the key the bot's
 //	                          interactions endpoint verifies X-Signature-Ed25519 with
 //
+// Given a command after "--", it runs it with those assignments in its
+// environment, its output beside the emulator's, and stops when the
+// command exits (with an error when the command failed); Ctrl-C stops
+// both. A bot is tried on the emulator in one command:
+//
+//	go run ./cmd/guildkit-emulator -- go run ./examples/warn
+//
 // An OAuth2 access token, which Add Guild Member needs, comes from the seed
 // ("access_tokens") or from the control API:
 //
@@ -117,6 +124,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -127,6 +135,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -192,9 +201,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
+	command := fs.Args() // after "--": a bot to run with the assignments
 
 	var seed *guildkittest.Seed
 	if *seedFile != "" {
@@ -309,7 +316,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if !loopback {
 		fmt.Fprintf(out, "# listening on %s: from another machine, use this machine's address in place of the one below\n", *addr)
 	}
-	printStartup(out, srv, first)
+	var assignments bytes.Buffer
+	printStartup(io.MultiWriter(out, &assignments), srv, first)
 	inspector := srv.URL + guildkittest.ControlPrefix
 	if *adminToken != "" {
 		fmt.Fprintf(out, "GUILDKIT_ADMIN_TOKEN=%s\n", *adminToken)
@@ -325,7 +333,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "# no -interactions-url: clicks and commands reach the bot's gateway sessions as INTERACTION_CREATE (for HTTP delivery: POST %sapi/application {\"interactions_url\": \"...\"})\n", guildkittest.ControlPrefix)
 	}
 
-	<-ctx.Done()
+	var botErr error
+	if len(command) > 0 {
+		botErr = runBot(ctx, command, assignments.String(), out)
+	} else {
+		<-ctx.Done()
+	}
 	<-checked
 	srv.Close() // waits for the requests in flight
 	if *stateFile != "" {
@@ -333,6 +346,32 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "# state saved to %s\n", *stateFile)
+	}
+	return botErr
+}
+
+// runBot runs command with the printed assignments (NAME=value lines) in
+// its environment, its output beside the emulator's, until it exits; when
+// ctx ends first (Ctrl-C, SIGTERM) it is interrupted and waited for, 10 s
+// at most.
+func runBot(ctx context.Context, command []string, assignments string, out io.Writer) error {
+	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
+	cmd.Env = os.Environ()
+	for _, line := range strings.Split(assignments, "\n") {
+		if k, _, ok := strings.Cut(line, "="); ok && strings.HasPrefix(k, "GUILDKIT_") && !strings.ContainsAny(k, " #") {
+			cmd.Env = append(cmd.Env, line)
+		}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, out, os.Stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	fmt.Fprintf(out, "# running %s with the assignments above; the emulator stops when it does\n", strings.Join(command, " "))
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return nil // stopped by the signal, as the emulator is
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", command[0], err)
 	}
 	return nil
 }

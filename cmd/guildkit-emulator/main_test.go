@@ -695,3 +695,29 @@ func TestCreateMessageBudget(t *testing.T) {
 	assert.Equal(t, "50", h.Get("X-RateLimit-Limit"))
 	e.stop(t)
 }
+
+// TestRunsABotCommand: a command after "--" runs with the printed
+// assignments in its environment, and the emulator stops when it exits,
+// failing when it failed.
+func TestRunsABotCommand(t *testing.T) {
+	for _, tc := range []struct {
+		exit string
+		ok   bool
+	}{{"0", true}, {"3", false}} {
+		e := start(t, "--", "sh", "-c", `echo "bot: $GUILDKIT_BASE_URL token=${GUILDKIT_TOKEN:+set}"; exit `+tc.exit)
+		select {
+		case err := <-e.done:
+			if tc.ok {
+				require.NoError(t, err, "stderr: %s", e.stderr)
+			} else {
+				require.Error(t, err)
+				assert.Contains(t, e.stderr.String(), "sh: exit status 3")
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the emulator did not stop with its command")
+		}
+		e.mu.Lock()
+		assert.Contains(t, e.out.String(), "bot: "+e.vars["GUILDKIT_BASE_URL"]+" token=set")
+		e.mu.Unlock()
+	}
+}
