@@ -60,7 +60,18 @@ func (s *Server) addUserLocked(u guildkit.User) guildkit.User {
 }
 
 // AddGuild adds a guild and returns it as stored. A zero ID gets a fresh
-// one; a zero OwnerID makes the bot the owner. The owner becomes a member.
+// one. The owner becomes a member.
+//
+// A zero OwnerID makes the bot the owner, and an owner has every
+// permission: in such a guild a test of a missing permission (a command
+// only moderators see, a ban the bot may not make) passes silently. When
+// permissions are part of the test, give the guild a person as owner and
+// the bot a role, as on the platform:
+//
+//	owner := srv.AddUser(guildkit.User{Username: "owner"})
+//	g := srv.AddGuild(guildkit.Guild{Name: "Gophers", OwnerID: owner.ID})
+//	srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}, Roles: []guildkit.Snowflake{botRole.ID}})
+//
 // The @everyone role (id = guild id) is created from g.Roles when it is there,
 // with [DefaultEveryonePermissions] otherwise; the other roles in g.Roles are
 // added as given. Empty fields get the interface's defaults (name "guild",

@@ -308,7 +308,7 @@ func inMemory(ctx context.Context, out io.Writer) error {
 	fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 	srv := guildkittest.New()
 	defer srv.Close()
-	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID()})
 	auditLog := srv.AddChannel(guild.ID, guildkit.Channel{Name: "audit-log", Type: guildkit.ChannelTypeGuildText})
 	general := srv.AddChannel(guild.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
 	webhook := srv.AddWebhook(auditLog.ID, "Audit feed")

@@ -206,7 +206,7 @@ func demo(ctx context.Context, out io.Writer) error {
 	fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 	srv := guildkittest.New()
 	defer srv.Close()
-	g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID()})
 	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "support", Type: guildkit.ChannelTypeGuildText})
 	ada := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "ada"}}).User
 	h, err := interactions.NewHandler(srv.Application().PublicKeyHex(), srv.Client(),

@@ -47,7 +47,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 	srv := guildkittest.New()
 	defer srv.Close()
-	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+	guild := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID()})
 	spammer := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "spammer"}})
 	troll := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "troll"}})
 	idle := srv.AddMember(guild.ID, guildkit.Member{User: &guildkit.User{Username: "idle"}})

@@ -163,7 +163,7 @@ func connect(out io.Writer, getenv func(string) string) (*guildkit.Client, guild
 	if token == "" {
 		fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 		srv := guildkittest.New()
-		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", Features: []guildkit.GuildFeature{guildkit.FeatureCommunity}})
+		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID(), Features: []guildkit.GuildFeature{guildkit.FeatureCommunity}})
 		return srv.Client(), g.ID, srv.Close, nil
 	}
 	guildID, err := guildkit.ParseSnowflake(getenv("GUILDKIT_GUILD_ID"))

@@ -149,7 +149,7 @@ func connect(out io.Writer, getenv func(string) string) (*guildkit.Client, guild
 	if token == "" {
 		fmt.Fprintln(out, "GUILDKIT_TOKEN is not set: running against the in-memory server")
 		srv := guildkittest.New()
-		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID()})
 		lurker := srv.AddRole(g.ID, guildkit.Role{Name: "Lurker", Position: 1})
 		regular := srv.AddRole(g.ID, guildkit.Role{Name: "Regular", Position: 2})
 		now := srv.Now()

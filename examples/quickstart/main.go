@@ -73,6 +73,7 @@ func connect(out io.Writer, getenv func(string) string) (*guildkit.Client, guild
 		srv := guildkittest.New()
 		demo := srv.AddGuild(guildkit.Guild{
 			Name:              "Gopher Guild",
+			OwnerID:           srv.BotID(), // the bot owns it: every permission
 			Features:          []guildkit.GuildFeature{guildkit.FeatureCommunity, guildkit.FeatureWelcomeScreenEnabled},
 			VerificationLevel: guildkit.VerificationLevelMedium,
 			PremiumTier:       guildkit.PremiumTier1,

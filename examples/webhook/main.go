@@ -36,7 +36,7 @@ func main() {
 		fmt.Println("GUILDKIT_WEBHOOK_URL is not set: running against the in-memory server")
 		srv := guildkittest.New()
 		defer srv.Close()
-		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild"})
+		g := srv.AddGuild(guildkit.Guild{Name: "Gopher Guild", OwnerID: srv.BotID()})
 		ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "builds", Type: guildkit.ChannelTypeGuildText})
 		hook := srv.AddWebhook(ch.ID, "CI")
 		url = srv.BaseURL() + "/webhooks/" + hook.ID.String() + "/" + hook.Token
