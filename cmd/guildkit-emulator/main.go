@@ -202,6 +202,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	command := fs.Args() // after "--": a bot to run with the assignments
+	if len(command) > 0 {
+		if _, err := exec.LookPath(command[0]); err != nil {
+			return fmt.Errorf("%w: the command to run: %v", errUsage, err)
+		}
+	}
 
 	var seed *guildkittest.Seed
 	if *seedFile != "" {
