@@ -68,9 +68,8 @@ func (s *Server) controlCreateRole(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	gs, ok := s.guilds[ids[0]]
+	gs, ok := s.controlGuildLocked(w, ids[0])
 	if !ok {
-		controlError(w, http.StatusNotFound, "guild_id: no guild "+ids[0].String())
 		return
 	}
 	role := s.createRoleLocked(gs, guildkit.Role{Name: body.Name, Permissions: body.Permissions, Color: body.Color,
@@ -103,9 +102,8 @@ func (s *Server) controlJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	gs, ok := s.guilds[ids[0]]
+	gs, ok := s.controlGuildLocked(w, ids[0])
 	if !ok {
-		controlError(w, http.StatusNotFound, "guild_id: no guild "+ids[0].String())
 		return
 	}
 	if body.Username != "" {
@@ -120,6 +118,16 @@ func (s *Server) controlJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	controlJSON(w, http.StatusCreated, copyMember(s.joinLocked(gs, body.UserID).member))
+}
+
+// controlGuildLocked returns the guild id names, answering 404 when there
+// is none.
+func (s *Server) controlGuildLocked(w http.ResponseWriter, id guildkit.Snowflake) (*guildState, bool) {
+	gs, ok := s.guilds[id]
+	if !ok {
+		controlError(w, http.StatusNotFound, "guild_id: no guild "+id.String())
+	}
+	return gs, ok
 }
 
 // pathIDs parses the path's snowflake wildcards, answering 400 for one
