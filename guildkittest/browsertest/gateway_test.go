@@ -212,6 +212,41 @@ func TestInspectorGatewaySessions(t *testing.T) {
 	assert.Contains(t, identify, "[redacted]")
 	assert.NotContains(t, identify, srv.Token())
 
+	// The opened payload stays open when new frames arrive.
+	if _, err := srv.Client().Roles.Create(t.Context(), g.ID, &guildkit.RoleCreateParams{Name: guildkit.Some("while open")}); err != nil {
+		t.Fatal(err)
+	}
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`//ol[@id="gateway-frames"]/li[@data-t="GUILD_ROLE_CREATE"]`),
+		chromedp.WaitVisible(`//ol[@id="gateway-frames"]/li[@data-op="2" and contains(@class, "open")]/pre[contains(@class, "payload")]`),
+	))
+	// A server frame opens in the same {op, d, s, t} shape as a client's.
+	ready, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const li = document.querySelector('#gateway-frames li[data-t="READY"]'); li.click(); return li.querySelector("pre.payload").textContent; })()`))
+	require.NoError(t, err)
+	assert.Contains(t, ready, `"op": 0`)
+	assert.Contains(t, ready, `"t": "READY"`)
+	assert.Contains(t, ready, `"d": {`)
+	// Heartbeats can be hidden: a requested beat shows op 1 both ways and
+	// op 11, and the filter hides them.
+	require.NoError(t, clickPage(ctx, `(() => { const b = document.querySelector('article[data-session=`+
+		fmt.Sprintf("%q", bot.sessionID)+`] button[data-fault="request_heartbeat"]'); if (b) b.click(); return !!b; })()`))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//ol[@id="gateway-frames"]/li[@data-op="11"]`)))
+	require.NoError(t, clickPage(ctx, `(() => { const b = document.getElementById("gateway-hide-heartbeats"); if (b) b.click(); return !!b; })()`))
+	beats, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#gateway-frames li[data-op="1"], #gateway-frames li[data-op="11"]').length`))
+	require.NoError(t, err)
+	assert.Zero(t, beats, "heartbeats hidden")
+	require.NoError(t, clickPage(ctx, `(() => { const b = document.getElementById("gateway-hide-heartbeats"); if (b) b.click(); return !!b; })()`))
+	// The two rows of fault buttons are labelled apart; the resume URL's
+	// port is explained; the browser's own favicon request is not the bot's.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(`//div[@data-scope="all"]/span[contains(text(), "every connected session")]`),
+		chromedp.WaitVisible(session+`//div[@data-scope="session"]/span[contains(text(), "this session")]`),
+		chromedp.WaitVisible(`//div[contains(@class, "gw-resume-note") and contains(text(), "port of its own")]`),
+	))
+	for _, r := range srv.Requests() {
+		assert.NotContains(t, r.Path, "favicon", "the browser's favicon request in the bot's Requests")
+	}
+
 	// Reconnect from the page: the bot resumes, and the page shows it.
 	require.NoError(t, clickPage(ctx, `(() => { const b = document.querySelector('article[data-session=`+
 		fmt.Sprintf("%q", bot.sessionID)+`] button[data-fault="reconnect"]'); if (b) b.click(); return !!b; })()`))
@@ -221,6 +256,16 @@ func TestInspectorGatewaySessions(t *testing.T) {
 		chromedp.WaitVisible(`//ol[@id="gateway-frames"]/li[@data-t="RESUMED"]`),
 	))
 	assert.Equal(t, 1, bot.resumes(), "the bot resumed")
+	// 1.25 intervals later on the server's clock the resumed session is not
+	// LATE: the server allows 1.5 from its connection's HELLO.
+	srv.AdvanceClock(guildkittest.DefaultGatewaySettings.HeartbeatInterval * 5 / 4)
+	if _, err := srv.Client().Roles.Create(t.Context(), g.ID, &guildkit.RoleCreateParams{Name: guildkit.Some("after the resume")}); err != nil {
+		t.Fatal(err)
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`//ol[@id="gateway-frames"]/li[@data-t="GUILD_ROLE_CREATE"][2]`)))
+	lateCards, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('article.gw-session.connected .gw-meta.late').length`))
+	require.NoError(t, err)
+	assert.Zero(t, lateCards, "a correct bot is not LATE after a resume")
 	s := srv.GatewaySessions()
 	require.NotEmpty(t, s)
 	assert.Equal(t, []string{"resume"}, s[0].ResumedTo, "on the resume URL")

@@ -7,7 +7,7 @@
 // It reads only the control API, through app.js's api() and el().
 "use strict";
 
-const gateway = { selected: "", view: null, timer: null, busy: false, frameCount: -1 };
+const gateway = { selected: "", view: null, timer: null, busy: false, frames: [], open: new Set(), hideBeats: false };
 
 // The faults, as buttons: label, the fault's body, what it does.
 const gatewayFaults = [
@@ -52,8 +52,12 @@ async function injectGatewayFault(session, fault) {
   loadGateway();
 }
 
+// faultButtons is a row of fault buttons: for one session, or ("") for
+// every connected one, each row labelled and styled apart.
 function faultButtons(session) {
-  return el("div", { class: "gw-faults" }, gatewayFaults.map(([label, fault, what]) => {
+  const caption = session ? "faults for this session:" : "faults for every connected session:";
+  return el("div", { class: "gw-faults " + (session ? "gw-faults-session" : "gw-faults-all"), "data-scope": session ? "session" : "all" },
+    el("span", { class: "gw-faults-label", text: caption }), gatewayFaults.map(([label, fault, what]) => {
     const b = el("button", { type: "button", class: "gw-fault", title: what, text: label, "data-fault": fault.kind,
       "data-resumable": fault.resumable === undefined ? null : String(fault.resumable), "data-code": fault.code ? String(fault.code) : null });
     b.addEventListener("click", (ev) => { ev.stopPropagation(); injectGatewayFault(session, fault); });
@@ -94,7 +98,7 @@ function sessionCard(s) {
 
 function selectSession(id) {
   gateway.selected = id;
-  gateway.frameCount = -1;
+  gateway.open.clear();
   renderGateway();
   loadFrames();
 }
@@ -109,20 +113,21 @@ function renderGateway() {
   const id = v.identify || {};
   head.replaceChildren(
     el("div", { class: "gw-meta" }, "URL ", el("code", { text: v.url }), " · resume URL ", el("code", { text: v.resume_url })),
+    el("div", { class: "gw-meta gw-resume-note", text: "The resume URL (READY's resume_gateway_url) is on a port of its own, as the platform " +
+      "gives a host of its own: a bot that resumes there shows that it reads resume_gateway_url; one that resumes on the ordinary URL is noted." }),
     el("div", { class: "gw-meta", text: "heartbeat " + msText(set.heartbeat_interval_ms) + " · max_concurrency " + set.max_concurrency +
       " · " + set.send_limit + " sends / 60 s · " + set.guilds_per_shard + " guilds / shard · resume window " + set.resume_window +
       " · identifies " + id.total + " (refused " + id.refused + ", " + id.remaining + " of " + set.session_start_total + " left today)" }),
     ...(v.notes || []).map((n) => el("div", { class: "gw-note", text: "⚠ " + n })));
   const live = v.sessions.filter((s) => s.connected);
-  const all = el("div", { class: "gw-all" }, el("span", { class: "gw-meta", text: "every connected session (" + live.length + "): " }), faultButtons(""));
+  const all = el("div", { class: "gw-all" }, el("span", { class: "gw-meta", text: live.length + " connected session" + (live.length === 1 ? "" : "s") }), faultButtons(""));
   if (v.sessions.length === 0) {
     list.replaceChildren(el("p", { class: "empty", text: "No gateway session yet: point a bot at " + v.url + " (GUILDKIT_GATEWAY_URL)." }));
     return;
   }
   if (!gateway.selected || !v.sessions.some((s) => s.id === gateway.selected)) {
     gateway.selected = (live[live.length - 1] || v.sessions[v.sessions.length - 1]).id;
-    gateway.frameCount = -1;
-  }
+    }
   list.replaceChildren(all, ...v.sessions.map(sessionCard));
 }
 
@@ -134,19 +139,38 @@ function frameText(f) {
   return t + arrow + "  " + name + (f.note ? "  (" + f.note + ")" : "");
 }
 
+// frameKey names a frame across polls (the log drops its oldest frames).
+function frameKey(f) { return [f.at, f.direction, f.op, f.s || "", f.t || "", f.note || ""].join("|"); }
+
+// framePayload is what an opened frame shows, the same {op, d, s, t}
+// shape both ways: a client frame's payload is logged whole, a server
+// frame's as its d.
+function framePayload(f) {
+  if (f.op < 0) return f;
+  if (f.direction === "in" && f.d && typeof f.d === "object" && "op" in f.d) return f.d;
+  return { op: f.op, d: f.d === undefined ? null : f.d, s: f.s || null, t: f.t || null };
+}
+
+const heartbeatOps = new Set([1, 11]);
+
 function renderFrames(frames) {
   const box = document.getElementById("gateway-frames");
   const title = document.getElementById("gateway-frames-title");
   title.textContent = "Frames of session " + gateway.selected + " (newest first; click one for its payload)";
-  if (frames.length === gateway.frameCount && box.querySelector("li.open")) return; // keep an opened payload while nothing changed
-  gateway.frameCount = frames.length;
-  box.replaceChildren(...frames.slice().reverse().map((f) => {
+  gateway.frames = frames;
+  const shown = gateway.hideBeats ? frames.filter((f) => !heartbeatOps.has(f.op)) : frames;
+  box.replaceChildren(...shown.slice().reverse().map((f) => {
     const cls = "gw-frame " + (f.direction === "not sent" ? "not-sent" : f.direction) + (f.op < 0 ? " note" : "");
-    const li = el("li", { class: cls, text: frameText(f), "data-dir": f.direction, "data-op": String(f.op), "data-t": f.t || null });
-    li.addEventListener("click", () => toggleDetail(li, f.d === undefined ? f : f.d));
+    const key = frameKey(f);
+    const li = el("li", { class: cls, text: frameText(f), "data-dir": f.direction, "data-op": String(f.op), "data-t": f.t || null, "data-key": key });
+    li.addEventListener("click", () => {
+      toggleDetail(li, framePayload(f));
+      if (li.classList.contains("open")) gateway.open.add(key); else gateway.open.delete(key);
+    });
+    if (gateway.open.has(key)) toggleDetail(li, framePayload(f)); // stays open as new frames arrive
     return li;
   }));
-  if (frames.length === 0) box.replaceChildren(el("li", { class: "empty", text: "no frames" }));
+  if (shown.length === 0) box.replaceChildren(el("li", { class: "empty", text: "no frames" }));
 }
 
 async function loadFrames() {
@@ -176,6 +200,8 @@ async function loadGateway() {
 function startGateway() {
   const pane = gatewayPane();
   if (!pane) return;
+  const hideBeats = el("input", { type: "checkbox", id: "gateway-hide-heartbeats" });
+  hideBeats.addEventListener("change", () => { gateway.hideBeats = hideBeats.checked; renderFrames(gateway.frames); });
   pane.replaceChildren(
     el("h2", { text: "Gateway sessions" }),
     el("div", { id: "gateway-summary", class: "gw-summary" }),
@@ -184,6 +210,7 @@ function startGateway() {
       el("div", { id: "gateway-sessions", class: "gw-sessions" }, el("p", { class: "empty", text: "loading…" })),
       el("div", { class: "gw-frames-box" },
         el("h4", { id: "gateway-frames-title", text: "Frames" }),
+        el("label", { class: "gw-filter" }, hideBeats, " hide heartbeats (op 1 and 11)"),
         el("ol", { id: "gateway-frames", class: "feed gw-frames" }))));
   loadGateway();
   gateway.timer = setInterval(loadGateway, 1000);
