@@ -68,8 +68,11 @@ func (o *RunOptions) grace() time.Duration {
 // when it stopped by itself, after waiting for opts.Wait; Open's error
 // when the shard could not open; and what went wrong stopping (Grace ran
 // out, Save failed) otherwise. A shard runs once: Run on a shard that was
-// opened already fails.
+// opened already fails, and leaves it running.
 func (s *Shard) Run(ctx context.Context, opts *RunOptions) error {
+	if s.started.Load() {
+		return errors.New("gateway: Run: the shard was opened already") // and is left as it is
+	}
 	err := s.Open(ctx)
 	switch {
 	case err == nil:
@@ -127,6 +130,12 @@ func finishRun(ctx context.Context, closeErr error, sessions []Session, opts *Ru
 // shard could open; and what went wrong stopping otherwise. A shard that
 // fails while others run does not stop Run: see [Manager.States].
 func (m *Manager) Run(ctx context.Context, opts *RunOptions) error {
+	m.mu.Lock()
+	opened := m.opened
+	m.mu.Unlock()
+	if opened {
+		return errors.New("gateway: Manager.Run: opened already") // and left as it is
+	}
 	err := m.Open(ctx)
 	switch {
 	case err == nil:

@@ -126,6 +126,26 @@ func TestShardRunCancelledWhileOpening(t *testing.T) {
 	require.Error(t, shard.Run(context.Background(), nil), "a shard runs once")
 }
 
+// Run on a shard (or manager) opened already fails and leaves it running.
+func TestRunOnAnOpenShardLeavesItRunning(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	shard, err := gateway.NewShard(srv.Token(), gateway.WithURL(srv.GatewayURL()), gateway.WithIntents(gateway.IntentGuilds), quiet)
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, shard.Open(ctx))
+	require.ErrorContains(t, shard.Run(ctx, nil), "opened already")
+	assert.Equal(t, gateway.StatusReady, shard.Status())
+	require.NoError(t, shard.End(ctx))
+
+	m, err := gateway.NewManager(srv.Token(), gateway.WithShardCount(1), gateway.WithShardOptions(gateway.WithURL(srv.GatewayURL()), gateway.WithIntents(gateway.IntentGuilds), quiet))
+	require.NoError(t, err)
+	require.NoError(t, m.Open(ctx))
+	require.ErrorContains(t, m.Run(ctx, nil), "opened already")
+	assert.Equal(t, gateway.StatusReady, m.States()[0].Status)
+	require.NoError(t, m.End(ctx))
+}
+
 func TestShardRunSaveError(t *testing.T) {
 	t.Parallel()
 	srv := guildkittest.NewServer(t)
