@@ -70,6 +70,7 @@ const (
 	PermissionCreateEvents                     Permissions = 1 << 44
 	PermissionUseExternalSounds                Permissions = 1 << 45
 	PermissionSendVoiceMessages                Permissions = 1 << 46
+	PermissionSetVoiceChannelStatus            Permissions = 1 << 48
 	PermissionSendPolls                        Permissions = 1 << 49
 	PermissionUseExternalApps                  Permissions = 1 << 50
 	PermissionPinMessages                      Permissions = 1 << 51
@@ -90,7 +91,7 @@ var permissionNames = [64]string{
 	36: "CREATE_PRIVATE_THREADS", 37: "USE_EXTERNAL_STICKERS", 38: "SEND_MESSAGES_IN_THREADS",
 	39: "USE_EMBEDDED_ACTIVITIES", 40: "MODERATE_MEMBERS", 41: "VIEW_CREATOR_MONETIZATION_ANALYTICS",
 	42: "USE_SOUNDBOARD", 43: "CREATE_GUILD_EXPRESSIONS", 44: "CREATE_EVENTS",
-	45: "USE_EXTERNAL_SOUNDS", 46: "SEND_VOICE_MESSAGES", 49: "SEND_POLLS",
+	45: "USE_EXTERNAL_SOUNDS", 46: "SEND_VOICE_MESSAGES", 48: "SET_VOICE_CHANNEL_STATUS", 49: "SEND_POLLS",
 	50: "USE_EXTERNAL_APPS", 51: "PIN_MESSAGES", 52: "BYPASS_SLOWMODE",
 }
 

@@ -29,7 +29,7 @@ const definedPermissions = guildkit.PermissionCreateInstantInvite | guildkit.Per
 	guildkit.PermissionCreatePublicThreads | guildkit.PermissionCreatePrivateThreads | guildkit.PermissionUseExternalStickers |
 	guildkit.PermissionSendMessagesInThreads | guildkit.PermissionUseEmbeddedActivities | guildkit.PermissionModerateMembers |
 	guildkit.PermissionViewCreatorMonetizationAnalytics | guildkit.PermissionUseSoundboard | guildkit.PermissionCreateGuildExpressions |
-	guildkit.PermissionCreateEvents | guildkit.PermissionUseExternalSounds | guildkit.PermissionSendVoiceMessages |
+	guildkit.PermissionCreateEvents | guildkit.PermissionUseExternalSounds | guildkit.PermissionSendVoiceMessages | guildkit.PermissionSetVoiceChannelStatus |
 	guildkit.PermissionSendPolls | guildkit.PermissionUseExternalApps | guildkit.PermissionPinMessages | guildkit.PermissionBypassSlowmode
 
 // TestPermissionsHoldOnlyDefinedBits: the owner and an ADMINISTRATOR hold
@@ -46,7 +46,7 @@ func TestPermissionsHoldOnlyDefinedBits(t *testing.T) {
 
 	assert.Equal(t, definedPermissions, srv.Permissions(g.ID, srv.BotID()), "the owner")
 	assert.Equal(t, definedPermissions, srv.Permissions(g.ID, a.User.ID), "ADMINISTRATOR")
-	assert.Equal(t, guildkit.Permissions(8584986789675007), definedPermissions, "bits 0-46 and 49-52")
+	assert.Equal(t, guildkit.Permissions(8866461766385663), definedPermissions, "bits 0-46 and 48-52")
 	p := srv.Permissions(g.ID, o.User.ID)
 	assert.True(t, p.Has(guildkit.PermissionKickMembers))
 	assert.Zero(t, p&^definedPermissions, "no undefined bit: %v", p)

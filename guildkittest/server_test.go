@@ -28,7 +28,7 @@ func TestPermissionsFromRoles(t *testing.T) {
 	plain := srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{Username: "p"}})
 	outsider := srv.AddUser(guildkit.User{Username: "x"})
 
-	all := guildkit.Permissions(1<<47 - 1 | 0xF<<49)
+	all := guildkit.Permissions(1<<47 - 1 | 0x1F<<48)
 	assert.Equal(t, all, srv.Permissions(g.ID, owner.ID), "the owner holds every permission the platform defines")
 	assert.Equal(t, all, srv.Permissions(g.ID, a.User.ID), "ADMINISTRATOR holds everything")
 	assert.Equal(t, guildkittest.DefaultEveryonePermissions|guildkit.PermissionKickMembers, srv.Permissions(g.ID, m.User.ID), "@everyone OR the member's roles")

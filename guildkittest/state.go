@@ -381,7 +381,7 @@ func (c *call) requireAny(gs *guildState, any guildkit.Permissions) bool {
 
 // Permissions returns the guild-level permissions of a user as the server
 // computes them: every permission the reference platform defines (bits 0 to
-// 46 and 49 to 52, never all 64) for the owner and ADMINISTRATOR holders,
+// 46 and 48 to 52, never all 64) for the owner and ADMINISTRATOR holders,
 // else the union of @everyone and the member's roles; none for a
 // non-member.
 func (s *Server) Permissions(guildID, userID guildkit.Snowflake) guildkit.Permissions {

@@ -28,7 +28,7 @@ const connectDependent = guildkit.PermissionManageChannels | guildkit.Permission
 	guildkit.PermissionStream | guildkit.PermissionSpeak | guildkit.PermissionMuteMembers |
 	guildkit.PermissionDeafenMembers | guildkit.PermissionMoveMembers | guildkit.PermissionUseVAD |
 	guildkit.PermissionRequestToSpeak | guildkit.PermissionUseSoundboard | guildkit.PermissionUseExternalSounds |
-	1<<48 // SET_VOICE_CHANNEL_STATUS
+	guildkit.PermissionSetVoiceChannelStatus
 
 // staleness remembers whether any read of a computation was stale.
 type staleness struct{ stale bool }

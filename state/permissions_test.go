@@ -297,3 +297,49 @@ func TestPermissionsAgainstServerOnRandomGuilds(t *testing.T) {
 		matchServer(t, h.cache, h.srv, g.ID, true)
 	}
 }
+
+// TestOwnerPermissionsMatchServer: the owner holds ALL (permissions.md §2,
+// §3: every documented bit, SET_VOICE_CHANNEL_STATUS included, bit 47 not)
+// in the cache and on the server, at the guild level and in a channel whose
+// overwrites deny everything to @everyone, the owner's role and the owner.
+func TestOwnerPermissionsMatchServer(t *testing.T) {
+	var g guildkit.Guild
+	var owner guildkit.Snowflake
+	var chans []guildkit.Channel
+	h := newHarness(t, allPolicies(), 0, func(srv *guildkittest.Server) {
+		u := srv.AddUser(guildkit.User{Username: "owner"})
+		owner = u.ID
+		g = srv.AddGuild(guildkit.Guild{Name: "owned", OwnerID: owner})
+		r := srv.AddRole(g.ID, guildkit.Role{Name: "plain", Position: 1, Permissions: guildkit.PermissionViewChannel})
+		srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: owner}, Roles: []guildkit.Snowflake{r.ID}})
+		admin := srv.AddRole(g.ID, guildkit.Role{Name: "bot", Position: 2, Permissions: guildkit.PermissionAdministrator})
+		srv.AddMember(g.ID, guildkit.Member{User: &guildkit.User{ID: srv.BotID()}, Roles: []guildkit.Snowflake{admin.ID}})
+		deny := guildkit.Permissions(1<<64 - 1)
+		for _, typ := range []guildkit.ChannelType{guildkit.ChannelTypeGuildText, guildkit.ChannelTypeGuildVoice} {
+			chans = append(chans, srv.AddChannel(g.ID, guildkit.Channel{Name: "locked", Type: typ, PermissionOverwrites: []guildkit.PermissionOverwrite{
+				{ID: g.ID, Type: guildkit.OverwriteTypeRole, Deny: deny},
+				{ID: r.ID, Type: guildkit.OverwriteTypeRole, Deny: deny},
+				{ID: owner, Type: guildkit.OverwriteTypeMember, Deny: deny},
+			}}))
+		}
+	})
+	h.settle(g.ID)
+	if got := h.srv.Permissions(g.ID, owner); got != state.AllPermissions {
+		t.Errorf("server: the owner has %d, want ALL %d", got, state.AllPermissions)
+	}
+	if got := mustPerm(t)(h.cache.MemberPermissions(g.ID, owner)); got != state.AllPermissions {
+		t.Errorf("cache: MemberPermissions(owner) = %d, want ALL %d", got, state.AllPermissions)
+	}
+	if !state.AllPermissions.Has(guildkit.PermissionSetVoiceChannelStatus) || state.AllPermissions&(1<<47) != 0 {
+		t.Errorf("ALL = %d: want bit 48 and not bit 47", state.AllPermissions)
+	}
+	for _, ch := range chans {
+		raw, err := state.RawPermissionsIn(h.cache, ch.ID, owner)
+		if err != nil {
+			t.Fatalf("RawPermissionsIn: %v", err)
+		}
+		if want := h.srv.ChannelPermissions(ch.ID, owner); raw != want || raw != state.AllPermissions {
+			t.Errorf("RawPermissionsIn(%d, owner) = %d, server %d, want ALL %d", ch.ID, raw, want, state.AllPermissions)
+		}
+	}
+}
