@@ -112,9 +112,9 @@ func (c *Cache) Apply(ctx context.Context, ups []Update) error {
 			c.putMember(gs, u, chunkGen, p)
 		case OpMemberRemove:
 			if m, ok := gs.members[u.ID]; ok {
-				p.member, p.has = m.value(gs.g.ID), p.has|hasMember
+				p.member, p.has = c.member(gs, u.ID, m), p.has|hasMember
 				delete(gs.members, u.ID)
-				c.users.release(m.user)
+				c.users.release(u.ID)
 			}
 			if gs.g.MemberCount > 0 {
 				gs.g.MemberCount--
@@ -203,7 +203,7 @@ func newGuildState(id Snowflake) *guildState {
 		roles:     make(map[Snowflake]Role),
 		channels:  make(map[Snowflake]Channel),
 		members:   make(map[Snowflake]*memberRec),
-		presences: make(map[Snowflake]*presenceRec),
+		presences: make(map[Snowflake]presenceRec),
 		voice:     make(map[Snowflake]VoiceState),
 	}
 }
@@ -275,8 +275,8 @@ func (c *Cache) removeGuild(guildID Snowflake, p *prior) {
 		delete(c.chans, id)
 	}
 	c.chMu.Unlock()
-	for _, m := range gs.members {
-		c.users.release(m.user)
+	for id := range gs.members {
+		c.users.release(id)
 	}
 	// Readers that found gs before it left the map see it emptied.
 	gs.g.Unavailable, gs.g.Stale = true, true
@@ -341,7 +341,7 @@ func (c *Cache) dropUnseen(gs *guildState, gen uint32) {
 	for id, m := range gs.members {
 		if m.gen != gen && id != self {
 			delete(gs.members, id)
-			c.users.release(m.user)
+			c.users.release(id)
 		}
 	}
 }
@@ -430,21 +430,20 @@ func (c *Cache) putMember(gs *guildState, u *Update, chunkGen uint32, p *prior) 
 	if held && u.Source == SourceResolved {
 		return
 	}
-	strs, ends := joinStrs(m.Nick, m.Avatar, m.Banner)
-	rec := memberRec{
-		strs: strs, nickEnd: ends[0], avEnd: ends[1],
-		roles: unique.Make(m.Roles.b), deco: unique.Make(m.AvatarDecoration),
-		joined: nanos(m.JoinedAt), premium: nanos(m.PremiumSince), timeout: nanos(m.CommunicationDisabledUntil),
-		flags: uint16(m.Flags),
-	}
+	var bits uint8
 	if m.Deaf {
-		rec.bits |= memberDeaf
+		bits |= memberDeaf
 	}
 	if m.Mute {
-		rec.bits |= memberMute
+		bits |= memberMute
 	}
 	if m.Pending {
-		rec.bits |= memberPending
+		bits |= memberPending
+	}
+	rec := memberRec{
+		strs:  memberStrs(m.Nick, m.Avatar, m.Banner, uint16(m.Flags), bits),
+		roles: unique.Make(m.Roles.b), deco: unique.Make(m.AvatarDecoration),
+		joined: nanos(m.JoinedAt), premium: nanos(m.PremiumSince), timeout: nanos(m.CommunicationDisabledUntil),
 	}
 	gs.tick++
 	rec.tick = gs.tick
@@ -459,11 +458,10 @@ func (c *Cache) putMember(gs *guildState, u *Update, chunkGen uint32, p *prior) 
 		rec.gen = gs.gen
 	}
 	if held {
-		p.member, p.has = old.value(gs.g.ID), p.has|hasMember
-		rec.user = old.user
+		p.member, p.has = c.member(gs, uid, old), p.has|hasMember
 		c.users.refresh(&m.User, false)
 	} else {
-		rec.user = c.users.acquire(&m.User)
+		c.users.acquire(&m.User)
 	}
 	gs.members[uid] = &rec
 	if n := c.pol.Members.bound(); n > 0 && len(gs.members) > n {
@@ -491,9 +489,8 @@ func (c *Cache) evict(gs *guildState, n int) {
 		if len(gs.members) <= target {
 			break
 		}
-		m := gs.members[a.id]
 		delete(gs.members, a.id)
-		c.users.release(m.user)
+		c.users.release(a.id)
 	}
 }
 
@@ -512,16 +509,17 @@ func (c *Cache) putPresence(gs *guildState, v *Presence, p *prior) {
 	case 1:
 		rec.acts = internActivity(v.Activities.At(0))
 	default:
-		rec.acts = make([]Activity, n)
+		acts := make([]Activity, n)
 		for i := range n {
 			a := v.Activities.At(i)
 			a.Name = unique.Make(a.Name).Value()
-			rec.acts[i] = a
+			acts[i] = a
 		}
+		rec.acts = &acts
 	}
 	gs.tick++
 	rec.tick = gs.tick
-	gs.presences[v.UserID] = &rec
+	gs.presences[v.UserID] = rec
 	if n := c.pol.Presences.bound(); n > 0 && len(gs.presences) > n {
 		oldest, ot := Snowflake(0), ^uint32(0)
 		for id, r := range gs.presences {

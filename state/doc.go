@@ -36,19 +36,22 @@
 // channels, 10 emojis per guild), each user a member of two guilds:
 //
 //	policy                              per guild of 1,000 members   per member
-//	members All, presences All          410 KB                       410 B
-//	members All                         348 KB                       348 B
-//	members Bounded(100)                 69 KB
+//	members All, presences All          356 KB                       356 B
+//	members All                         300 KB                       300 B
+//	members Bounded(100)                 66 KB
 //	the default (Recent(100))            19 KB (before anyone acts)
 //
 // With every user in one guild only (no sharing), members and presences
-// cost 509 B each. Beside it, on the same stream, discordgo's State holds
-// 1,623 B per member and disgo's cache 1,370 B: this cache holds 0.30 of
-// the smaller (0.37 without shared users). A member is an 80-byte record
-// whose nickname and hashes share one allocation, pointing to its user,
-// one copy however many guilds the user is in; members with the same roles
-// share one list; a presence is 32 bytes, and the same activity is kept
-// once. Over member churn (joins, updates and leaves at a steady rate) the
+// cost 431 B each. Beside it, on the same stream, discordgo's State holds
+// 1,623 B per member and disgo's cache 1,370 B: this cache holds 0.26 of
+// the smaller (0.31 without shared users). A member is a 64-byte record
+// and one allocation holding its nickname, hashes, flags and bits; its user
+// is one 32-byte record and one allocation of its strings and flags,
+// shared however many guilds the user is in and found by id (the member
+// map's key), so no pointer per member; members with the same roles share
+// one list; a presence is 16 bytes held in its guild's map, and the same
+// activity is kept once. A string field is kept up to 255 bytes (no field
+// the platform sends comes near). Over member churn (joins, updates and leaves at a steady rate) the
 // heap stays level: it is bounded by the policy, not by time.
 //
 // Reproduce with:

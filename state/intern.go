@@ -51,7 +51,10 @@ func statusOf(c uint8) guildkit.PresenceStatus {
 }
 
 // actBox holds one interned activity; presences share its slice.
-type actBox struct{ list [1]Activity }
+type actBox struct {
+	list [1]Activity
+	s    []Activity // list[:]
+}
 
 // activities interns single activities: every presence showing the same
 // activity shares one copy, collected when none does.
@@ -62,15 +65,16 @@ var activities = struct {
 
 // internActivity returns a one-element slice holding a, shared with every
 // other presence that shows an equal activity.
-func internActivity(a Activity) []Activity {
+func internActivity(a Activity) *[]Activity {
 	activities.Lock()
 	defer activities.Unlock()
 	if wp, ok := activities.m[a]; ok {
 		if b := wp.Value(); b != nil {
-			return b.list[:]
+			return &b.s
 		}
 	}
 	b := &actBox{list: [1]Activity{a}}
+	b.s = b.list[:]
 	activities.m[a] = weak.Make(b)
 	runtime.AddCleanup(b, func(a Activity) {
 		activities.Lock()
@@ -79,5 +83,5 @@ func internActivity(a Activity) []Activity {
 			delete(activities.m, a)
 		}
 	}, a)
-	return b.list[:]
+	return &b.s
 }

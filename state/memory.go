@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"iter"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,7 +25,8 @@ type Options struct {
 // Reads are safe from any goroutine while events are applied; each guild
 // has its own lock, which a read holds only to copy one value out, and an
 // event holds while it is applied, so a reader sees an event's changes to
-// a guild all or not at all. Shared users have their own lock.
+// a guild all or not at all. Shared users have their own lock, which a
+// member read also holds to copy the member's user.
 //
 // It is a [Reader]; create it with [NewCache].
 type Cache struct {
@@ -49,7 +51,7 @@ type Cache struct {
 func NewCache(o *Options) *Cache {
 	c := &Cache{pol: DefaultPolicies(), now: time.Now, guilds: make(map[Snowflake]*guildState),
 		chans: make(map[Snowflake]Snowflake), olds: make(map[[2]int]*prior)}
-	c.users.m = make(map[Snowflake]*userEntry)
+	c.users.m = make(map[Snowflake]*userRec)
 	if o != nil {
 		if o.Policies != nil {
 			c.pol = *o.Policies
@@ -76,7 +78,7 @@ type guildState struct {
 	members   map[Snowflake]*memberRec
 	emojis    []Emoji
 	stickers  []Sticker
-	presences map[Snowflake]*presenceRec
+	presences map[Snowflake]presenceRec
 	voice     map[Snowflake]VoiceState
 
 	tick     uint32 // member and presence LRU clock
@@ -93,19 +95,18 @@ type chunkState struct {
 	gen   uint32
 }
 
-// memberRec is a member as kept: 80 bytes.
+// memberRec is a member as kept: 64 bytes, and its strings. Its user is
+// found by id in the cache's user table (the id is the map key), so that a
+// user's change shows in every guild at once.
 type memberRec struct {
-	user    *userEntry
-	strs    string                // nick, avatar and banner, one after the other
+	// strs holds the flags, the bits and the lengths of the nick and the
+	// avatar, then the nick, avatar and banner: see memberStrs.
+	strs    string
 	roles   unique.Handle[string] // packed ids, shared by members with the same roles
 	deco    unique.Handle[AvatarDecoration]
 	joined  int64 // Unix nanoseconds; 0 for none
 	premium int64
 	timeout int64
-	nickEnd uint16 // strs[:nickEnd] is the nick
-	avEnd   uint16 // strs[nickEnd:avEnd] the avatar, strs[avEnd:] the banner
-	flags   uint16 // the member flags (the platform's go up to bit 10)
-	bits    uint8
 	tick    uint32 // last written, for the LRU
 	gen     uint32 // the member list or chunk answer that last named it
 }
@@ -116,37 +117,44 @@ const (
 	memberPending
 )
 
-// presenceRec is a presence as kept (its user id is the map key): 32
-// bytes. A single activity is interned (the same game, the same custom
-// status, are shared).
+// A member's strs: its bits (memberDeaf...), its flags (two bytes, little
+// endian; the platform's go up to bit 10), then the lengths of the nick and
+// the avatar, then the nick, the avatar and the banner.
+const memberHead = 3
+
+// presenceRec is a presence as kept, by value in its guild's map (its user
+// id is the key): 16 bytes. A single activity is interned (the same game,
+// the same custom status, are shared).
 type presenceRec struct {
-	acts                         []Activity
-	status, desktop, mobile, web uint8 // statusCode
+	acts                         *[]Activity // nil for none; never written once stored
+	status, desktop, mobile, web uint8       // statusCode
 	tick                         uint32
 }
 
-// userEntry is one user, shared by every member of that user.
-type userEntry struct {
-	p    atomic.Pointer[userRec]
-	refs int32 // guarded by userTable.mu
-}
-
-// userRec is a user as kept (56 bytes); a new one replaces it when the
-// user changes.
+// userRec is one user as kept (32 bytes, and its strings), shared by every
+// member of that user; a new one replaces it when the user changes.
 type userRec struct {
-	id          Snowflake
-	strs        string // username, global name, avatar, banner
-	disc        unique.Handle[string]
-	deco        unique.Handle[AvatarDecoration]
-	accent      int32
-	publicFlags int32
-	ends        [3]uint16 // where the first three strings of strs end
-	bot, system bool
+	// strs holds the bits (userBot, userSystem), the public flags (four
+	// bytes, little endian), the lengths of the username, global name,
+	// discriminator and avatar, then those and the banner.
+	strs   string
+	deco   unique.Handle[AvatarDecoration]
+	accent int32
+	refs   int32 // guarded by userTable.mu; readers never read it
 }
 
+const (
+	userBot uint8 = 1 << iota
+	userSystem
+)
+
+const userHead = 5
+
+// userTable holds the users of every member kept, one record each,
+// counted by the members that hold them.
 type userTable struct {
 	mu sync.RWMutex
-	m  map[Snowflake]*userEntry
+	m  map[Snowflake]*userRec
 }
 
 var nanoMax = time.Unix(0, 1<<63-1)
@@ -165,63 +173,89 @@ func fromNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-// joinStrs returns the strings one after the other, and where each but
-// the last ends; a string longer than 64 KiB in all is cut (no field the
-// platform sends comes near).
-func joinStrs(ss ...string) (string, [3]uint16) {
-	var ends [3]uint16
-	n := 0
+// maxField is the longest string a record keeps of one field: its length
+// is one byte. No field the platform sends comes near (names are at most
+// 32 characters, hashes 34 bytes); a longer one is cut.
+const maxField = 255
+
+// packStrs returns, in one allocation, head, then the length of each of ss
+// but the last (one byte each), then ss one after the other.
+func packStrs(head []byte, ss ...string) string {
+	n := len(head) + len(ss) - 1
 	for _, s := range ss {
-		n += len(s)
+		n += min(len(s), maxField)
 	}
-	b := make([]byte, 0, min(n, 1<<16-1))
-	for i, s := range ss {
-		b = append(b, s[:min(len(s), cap(b)-len(b))]...)
-		if i < len(ends) {
-			ends[i] = uint16(len(b))
-		}
+	var b strings.Builder
+	b.Grow(n)
+	b.Write(head)
+	for _, s := range ss[:len(ss)-1] {
+		b.WriteByte(byte(min(len(s), maxField)))
 	}
-	return string(b), ends
+	for _, s := range ss {
+		b.WriteString(s[:min(len(s), maxField)])
+	}
+	return b.String()
+}
+
+// field returns string i of k packed by packStrs after a head of h bytes.
+func field(s string, h, k, i int) string {
+	off := h + k - 1
+	for j := range i {
+		off += int(s[h+j])
+	}
+	if i == k-1 {
+		return s[off:]
+	}
+	return s[off : off+int(s[h+i])]
 }
 
 func recOfUser(u *User) *userRec {
-	strs, ends := joinStrs(u.Username, u.GlobalName, u.Avatar, u.Banner)
-	return &userRec{id: u.ID, strs: strs, ends: ends,
-		disc: unique.Make(u.Discriminator), deco: unique.Make(u.AvatarDecoration), accent: int32(u.AccentColor),
-		publicFlags: int32(u.PublicFlags), bot: u.Bot, system: u.System}
-}
-
-func (r *userRec) value() User {
-	return User{ID: r.id, Username: r.strs[:r.ends[0]], GlobalName: r.strs[r.ends[0]:r.ends[1]],
-		Discriminator: r.disc.Value(), Avatar: r.strs[r.ends[1]:r.ends[2]], Banner: r.strs[r.ends[2]:],
-		AccentColor: int(r.accent), PublicFlags: int(r.publicFlags),
-		Bot: r.bot, System: r.system, AvatarDecoration: r.deco.Value()}
-}
-
-// acquire returns the entry of u, created or refreshed, with one more
-// reference.
-func (t *userTable) acquire(u *User) *userEntry {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	e := t.m[u.ID]
-	if e == nil {
-		e = &userEntry{}
-		e.p.Store(recOfUser(u))
-		t.m[u.ID] = e
-	} else if cur := e.p.Load(); cur.value() != *u {
-		e.p.Store(recOfUser(u))
+	var bits uint8
+	if u.Bot {
+		bits |= userBot
 	}
-	e.refs++
-	return e
+	if u.System {
+		bits |= userSystem
+	}
+	pf := uint32(int32(u.PublicFlags))
+	head := [userHead]byte{bits, byte(pf), byte(pf >> 8), byte(pf >> 16), byte(pf >> 24)}
+	return &userRec{strs: packStrs(head[:], u.Username, u.GlobalName, u.Discriminator, u.Avatar, u.Banner),
+		deco: unique.Make(u.AvatarDecoration), accent: int32(u.AccentColor)}
 }
 
-// release drops a reference to e.
-func (t *userTable) release(e *userEntry) {
+func (r *userRec) value(id Snowflake) User {
+	s := r.strs
+	pf := int32(uint32(s[1]) | uint32(s[2])<<8 | uint32(s[3])<<16 | uint32(s[4])<<24)
+	return User{ID: id, Username: field(s, userHead, 5, 0), GlobalName: field(s, userHead, 5, 1),
+		Discriminator: field(s, userHead, 5, 2), Avatar: field(s, userHead, 5, 3), Banner: field(s, userHead, 5, 4),
+		AccentColor: int(r.accent), PublicFlags: int(pf),
+		Bot: s[0]&userBot != 0, System: s[0]&userSystem != 0, AvatarDecoration: r.deco.Value()}
+}
+
+// acquire creates or refreshes the record of u, with one more reference.
+func (t *userTable) acquire(u *User) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if e.refs--; e.refs <= 0 {
-		if cur := t.m[e.p.Load().id]; cur == e {
-			delete(t.m, e.p.Load().id)
+	r := t.m[u.ID]
+	if r == nil {
+		r = recOfUser(u)
+		t.m[u.ID] = r
+	} else if r.value(u.ID) != *u {
+		n := recOfUser(u)
+		n.refs = r.refs
+		t.m[u.ID] = n
+		r = n
+	}
+	r.refs++
+}
+
+// release drops a reference to the user id.
+func (t *userTable) release(id Snowflake) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r := t.m[id]; r != nil {
+		if r.refs--; r.refs <= 0 {
+			delete(t.m, id)
 		}
 	}
 }
@@ -231,11 +265,11 @@ func (t *userTable) release(e *userEntry) {
 func (t *userTable) refresh(u *User, patch bool) (old User, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e := t.m[u.ID]
-	if e == nil {
+	r := t.m[u.ID]
+	if r == nil {
 		return User{}, false
 	}
-	old = e.p.Load().value()
+	old = r.value(u.ID)
 	v := *u
 	if patch {
 		v = old
@@ -253,43 +287,74 @@ func (t *userTable) refresh(u *User, patch bool) (old User, ok bool) {
 		}
 	}
 	if v != old {
-		e.p.Store(recOfUser(&v))
+		n := recOfUser(&v)
+		n.refs = r.refs
+		t.m[u.ID] = n
 	}
 	return old, true
 }
 
-func (t *userTable) get(id Snowflake) (User, bool) {
+func (t *userTable) rec(id Snowflake) *userRec {
 	t.mu.RLock()
-	e := t.m[id]
-	t.mu.RUnlock()
-	if e == nil {
-		return User{}, false
-	}
-	return e.p.Load().value(), true
+	defer t.mu.RUnlock()
+	return t.m[id]
 }
 
-func (m *memberRec) value(guildID Snowflake) Member {
+func (t *userTable) get(id Snowflake) (User, bool) {
+	r := t.rec(id)
+	if r == nil {
+		return User{}, false
+	}
+	return r.value(id), true
+}
+
+// userOf returns the user of id from its record r; every member kept
+// holds a reference to its user, so r is nil only for a record gone under
+// a bug, and then the user has its id alone.
+func userOf(r *userRec, id Snowflake) User {
+	if r == nil {
+		return User{ID: id}
+	}
+	return r.value(id)
+}
+
+func memberStrs(nick, avatar, banner string, flags uint16, bits uint8) string {
+	return packStrs([]byte{bits, byte(flags), byte(flags >> 8)}, nick, avatar, banner)
+}
+
+// value returns the member, with its user u.
+func (m *memberRec) value(guildID Snowflake, u User) Member {
+	s := m.strs
+	bits := s[0]
 	v := Member{
 		GuildID:                    guildID,
-		User:                       m.user.p.Load().value(),
-		Nick:                       m.strs[:m.nickEnd],
-		Avatar:                     m.strs[m.nickEnd:m.avEnd],
-		Banner:                     m.strs[m.avEnd:],
+		User:                       u,
+		Nick:                       field(s, memberHead, 3, 0),
+		Avatar:                     field(s, memberHead, 3, 1),
+		Banner:                     field(s, memberHead, 3, 2),
 		Roles:                      IDs{b: m.roles.Value()},
 		JoinedAt:                   fromNanos(m.joined),
 		PremiumSince:               fromNanos(m.premium),
 		CommunicationDisabledUntil: fromNanos(m.timeout),
-		Flags:                      memberFlags(m.flags),
-		Deaf:                       m.bits&memberDeaf != 0,
-		Mute:                       m.bits&memberMute != 0,
-		Pending:                    m.bits&memberPending != 0,
+		Flags:                      memberFlags(uint16(s[1]) | uint16(s[2])<<8),
+		Deaf:                       bits&memberDeaf != 0,
+		Mute:                       bits&memberMute != 0,
+		Pending:                    bits&memberPending != 0,
 		AvatarDecoration:           m.deco.Value(),
 	}
 	return v
 }
 
+// member returns the member held under userID in gs, with its user.
+func (c *Cache) member(gs *guildState, userID Snowflake, m *memberRec) Member {
+	return m.value(gs.g.ID, userOf(c.users.rec(userID), userID))
+}
+
 func (p *presenceRec) value(guildID, userID Snowflake) Presence {
-	v := Presence{GuildID: guildID, UserID: userID, Status: statusOf(p.status), Activities: List[Activity]{s: p.acts}}
+	v := Presence{GuildID: guildID, UserID: userID, Status: statusOf(p.status)}
+	if p.acts != nil {
+		v.Activities = List[Activity]{s: *p.acts}
+	}
 	v.ClientStatus.Desktop = statusOf(p.desktop)
 	v.ClientStatus.Mobile = statusOf(p.mobile)
 	v.ClientStatus.Web = statusOf(p.web)
@@ -564,15 +629,17 @@ func (c *Cache) Member(guildID, userID Snowflake) (Member, error) {
 	if !ok {
 		return Member{}, ErrNotFound
 	}
-	return m.value(guildID), gs.staleErr()
+	return c.member(gs, userID, m), gs.staleErr()
 }
 
 // Members implements [Reader].
 func (c *Cache) Members(guildID Snowflake) iter.Seq2[Member, error] {
 	return snapshot(c, guildID, func(gs *guildState) []Member {
 		out := make([]Member, 0, len(gs.members))
-		for _, m := range gs.members {
-			out = append(out, m.value(guildID))
+		c.users.mu.RLock()
+		defer c.users.mu.RUnlock()
+		for id, m := range gs.members {
+			out = append(out, m.value(guildID, userOf(c.users.m[id], id)))
 		}
 		return out
 	})

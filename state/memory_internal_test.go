@@ -3,7 +3,9 @@ package state
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
+	"unique"
 	"unsafe"
 
 	"github.com/seed012df1e9/guildkit"
@@ -16,9 +18,9 @@ func TestRecordSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"memberRec", unsafe.Sizeof(memberRec{}), 80},
-		{"userRec", unsafe.Sizeof(userRec{}), 56},
-		{"presenceRec", unsafe.Sizeof(presenceRec{}), 32},
+		{"memberRec", unsafe.Sizeof(memberRec{}), 64},
+		{"userRec", unsafe.Sizeof(userRec{}), 32},
+		{"presenceRec", unsafe.Sizeof(presenceRec{}), 16},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is %d bytes, want %d", c.name, c.got, c.want)
@@ -73,5 +75,40 @@ func TestRechunkReplacesInPlace(t *testing.T) {
 	}
 	if st := c.Stats(); st.Users != 1900 {
 		t.Errorf("%d users held, want 1900", st.Users)
+	}
+}
+
+// TestPackedRecordsRoundTrip: a user's and a member's fields come back as
+// stored from their packed strings, empty ones and flags included, and a
+// field longer than 255 bytes is cut to 255.
+func TestPackedRecordsRoundTrip(t *testing.T) {
+	long := strings.Repeat("é", 200) // 400 bytes
+	for _, u := range []User{
+		{ID: 1},
+		{ID: 2, Username: "u", GlobalName: "G", Discriminator: "0", Avatar: "a_x", Banner: "b", AccentColor: -1,
+			PublicFlags: 1<<22 | 64, Bot: true, System: true, AvatarDecoration: AvatarDecoration{Asset: "d", SKUID: 9}},
+		{ID: 3, Banner: "only the banner", PublicFlags: -5},
+	} {
+		if got := recOfUser(&u).value(u.ID); got != u {
+			t.Errorf("user %+v came back as %+v", u, got)
+		}
+	}
+	cut := recOfUser(&User{ID: 4, Username: long, Banner: long}).value(4)
+	if cut.Username != long[:255] || cut.Banner != long[:255] {
+		t.Errorf("long fields kept as %d and %d bytes, want 255", len(cut.Username), len(cut.Banner))
+	}
+	for _, c := range []struct {
+		nick, avatar, banner string
+		flags                uint16
+		bits                 uint8
+	}{
+		{}, {"n", "", "b", 1 << 10, memberDeaf | memberPending}, {"", "a", "", 0xFFFF, memberMute},
+	} {
+		m := memberRec{strs: memberStrs(c.nick, c.avatar, c.banner, c.flags, c.bits), roles: unique.Make(""), deco: unique.Make(AvatarDecoration{})}
+		v := m.value(7, User{ID: 8})
+		if v.Nick != c.nick || v.Avatar != c.avatar || v.Banner != c.banner || uint16(v.Flags) != c.flags ||
+			v.Deaf != (c.bits&memberDeaf != 0) || v.Mute != (c.bits&memberMute != 0) || v.Pending != (c.bits&memberPending != 0) {
+			t.Errorf("member %+v came back as %+v", c, v)
+		}
 	}
 }
