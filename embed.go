@@ -1,6 +1,7 @@
 package guildkit
 
 import (
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/internal/jsondec"
+	"github.com/seed012df1e9/guildkit/internal/jsonenc"
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
@@ -110,8 +112,111 @@ func (e *Embed) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON encodes e with the members its decoding kept.
 func (e Embed) MarshalJSON() ([]byte, error) {
+	if e.kept == "" {
+		if b, ok := appendEmbed(make([]byte, 0, 256), &e); ok {
+			return b, nil
+		}
+	}
 	type plain Embed
 	return jsonscan.MarshalKept(plain(e), e.kept)
+}
+
+// appendEmbed writes what json.Marshal writes for *e, without its
+// reflection and copies when e and its objects kept no members: a
+// message's embeds are encoded on every send. It reports false for a
+// timestamp encoding/json refuses.
+func appendEmbed(b []byte, e *Embed) ([]byte, bool) {
+	if e.kept != "" {
+		return appendMarshal(b, e)
+	}
+	b = append(b, '{')
+	n := len(b)
+	if e.Title != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"title":`), e.Title)
+	}
+	if e.Type != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"type":`), string(e.Type))
+	}
+	if e.Description != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"description":`), e.Description)
+	}
+	if e.URL != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"url":`), e.URL)
+	}
+	if !e.Timestamp.IsZero() {
+		var err error
+		b = append(embedKey(b, n, `"timestamp":`), '"')
+		if b, err = e.Timestamp.AppendText(b); err != nil {
+			return nil, false
+		}
+		b = append(b, '"')
+	}
+	if !e.Color.IsZero() {
+		b = embedKey(b, n, `"color":`)
+		if c, ok := e.Color.Get(); ok {
+			b = strconv.AppendInt(b, int64(c), 10)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	ok := true
+	if e.Footer != nil {
+		if b, ok = appendEmbedFooter(embedKey(b, n, `"footer":`), e.Footer); !ok {
+			return nil, false
+		}
+	}
+	for _, m := range [...]struct {
+		key string
+		v   *EmbedMedia
+	}{{`"image":`, e.Image}, {`"thumbnail":`, e.Thumbnail}, {`"video":`, e.Video}} {
+		if m.v != nil {
+			if b, ok = appendEmbedMedia(embedKey(b, n, m.key), m.v); !ok {
+				return nil, false
+			}
+		}
+	}
+	if e.Provider != nil {
+		if b, ok = appendEmbedProvider(embedKey(b, n, `"provider":`), e.Provider); !ok {
+			return nil, false
+		}
+	}
+	if e.Author != nil {
+		if b, ok = appendEmbedAuthor(embedKey(b, n, `"author":`), e.Author); !ok {
+			return nil, false
+		}
+	}
+	if e.Fields != nil {
+		b = append(embedKey(b, n, `"fields":`), '[')
+		for i := range e.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, ok = appendEmbedField(b, &e.Fields[i]); !ok {
+				return nil, false
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), true
+}
+
+// embedKey writes key, after a comma unless the object begun at n is
+// still empty.
+func embedKey(b []byte, n int, key string) []byte {
+	if len(b) > n {
+		b = append(b, ',')
+	}
+	return append(b, key...)
+}
+
+// appendMarshal writes json.Marshal(v), or reports false when it fails:
+// an embed object that kept members, rare enough to be left to it.
+func appendMarshal(b []byte, v any) ([]byte, bool) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	return append(b, enc...), true
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see
@@ -124,20 +229,26 @@ func (v *EmbedFooter) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes v with the members its decoding kept.
 func (v EmbedFooter) MarshalJSON() ([]byte, error) {
 	if v.kept == "" {
-		// What json.Marshal writes, without its reflection and copies: a
-		// message's footer is encoded on every send.
-		b := make([]byte, 0, len(v.Text)+len(v.IconURL)+len(v.ProxyIconURL)+48)
-		b = jsonscan.AppendString(append(b, `{"text":`...), v.Text)
-		if v.IconURL != "" {
-			b = jsonscan.AppendString(append(b, `,"icon_url":`...), v.IconURL)
-		}
-		if v.ProxyIconURL != "" {
-			b = jsonscan.AppendString(append(b, `,"proxy_icon_url":`...), v.ProxyIconURL)
-		}
-		return append(b, '}'), nil
+		b, _ := appendEmbedFooter(make([]byte, 0, len(v.Text)+len(v.IconURL)+len(v.ProxyIconURL)+48), &v)
+		return b, nil
 	}
 	type plain EmbedFooter
 	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// appendEmbedFooter writes what json.Marshal writes for *v; see appendEmbed.
+func appendEmbedFooter(b []byte, v *EmbedFooter) ([]byte, bool) {
+	if v.kept != "" {
+		return appendMarshal(b, v)
+	}
+	b = jsonscan.AppendString(append(b, `{"text":`...), v.Text)
+	if v.IconURL != "" {
+		b = jsonscan.AppendString(append(b, `,"icon_url":`...), v.IconURL)
+	}
+	if v.ProxyIconURL != "" {
+		b = jsonscan.AppendString(append(b, `,"proxy_icon_url":`...), v.ProxyIconURL)
+	}
+	return append(b, '}'), true
 }
 
 // UnmarshalJSON decodes v, keeping what its fields would drop (see
@@ -189,18 +300,78 @@ func (v *EmbedField) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes v with the members its decoding kept.
 func (v EmbedField) MarshalJSON() ([]byte, error) {
 	if v.kept == "" {
-		// What json.Marshal writes, without its reflection and copies: an
-		// embed has up to 25 fields, encoded on every send.
-		b := make([]byte, 0, len(v.Name)+len(v.Value)+40)
-		b = jsonscan.AppendString(append(b, `{"name":`...), v.Name)
-		b = jsonscan.AppendString(append(b, `,"value":`...), v.Value)
-		if v.Inline {
-			b = append(b, `,"inline":true`...)
-		}
-		return append(b, '}'), nil
+		// An embed has up to 25 fields, encoded on every send.
+		b, _ := appendEmbedField(make([]byte, 0, len(v.Name)+len(v.Value)+40), &v)
+		return b, nil
 	}
 	type plain EmbedField
 	return jsonscan.MarshalKept(plain(v), v.kept)
+}
+
+// appendEmbedField writes what json.Marshal writes for *v; see appendEmbed.
+func appendEmbedField(b []byte, v *EmbedField) ([]byte, bool) {
+	if v.kept != "" {
+		return appendMarshal(b, v)
+	}
+	b = jsonscan.AppendString(append(b, `{"name":`...), v.Name)
+	b = jsonscan.AppendString(append(b, `,"value":`...), v.Value)
+	if v.Inline {
+		b = append(b, `,"inline":true`...)
+	}
+	return append(b, '}'), true
+}
+
+// appendEmbedMedia writes what json.Marshal writes for *v; see appendEmbed.
+func appendEmbedMedia(b []byte, v *EmbedMedia) ([]byte, bool) {
+	if v.kept != "" {
+		return appendMarshal(b, v)
+	}
+	b = jsonscan.AppendString(append(b, `{"url":`...), v.URL)
+	if v.ProxyURL != "" {
+		b = jsonscan.AppendString(append(b, `,"proxy_url":`...), v.ProxyURL)
+	}
+	if v.Height != 0 {
+		b = strconv.AppendInt(append(b, `,"height":`...), int64(v.Height), 10)
+	}
+	if v.Width != 0 {
+		b = strconv.AppendInt(append(b, `,"width":`...), int64(v.Width), 10)
+	}
+	return append(b, '}'), true
+}
+
+// appendEmbedProvider writes what json.Marshal writes for *v; see
+// appendEmbed.
+func appendEmbedProvider(b []byte, v *EmbedProvider) ([]byte, bool) {
+	if v.kept != "" {
+		return appendMarshal(b, v)
+	}
+	b = append(b, '{')
+	n := len(b)
+	if v.Name != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"name":`), v.Name)
+	}
+	if v.URL != "" {
+		b = jsonscan.AppendString(embedKey(b, n, `"url":`), v.URL)
+	}
+	return append(b, '}'), true
+}
+
+// appendEmbedAuthor writes what json.Marshal writes for *v; see appendEmbed.
+func appendEmbedAuthor(b []byte, v *EmbedAuthor) ([]byte, bool) {
+	if v.kept != "" {
+		return appendMarshal(b, v)
+	}
+	b = jsonscan.AppendString(append(b, `{"name":`...), v.Name)
+	if v.URL != "" {
+		b = jsonscan.AppendString(append(b, `,"url":`...), v.URL)
+	}
+	if v.IconURL != "" {
+		b = jsonscan.AppendString(append(b, `,"icon_url":`...), v.IconURL)
+	}
+	if v.ProxyIconURL != "" {
+		b = jsonscan.AppendString(append(b, `,"proxy_icon_url":`...), v.ProxyIconURL)
+	}
+	return append(b, '}'), true
 }
 
 // Answers decode the embed objects without calling their UnmarshalJSON,
@@ -216,6 +387,8 @@ func init() {
 	} {
 		jsondec.DecodeKeeping(t, fs)
 	}
+	// Request bodies write embeds without encoding/json.
+	jsonenc.Register(appendEmbed)
 }
 
 // The members each embed object models, for [jsonscan.Kept.Collect].

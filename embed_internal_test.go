@@ -3,6 +3,9 @@ package guildkit
 import (
 	"encoding/json"
 	"testing"
+	"time"
+
+	"github.com/seed012df1e9/guildkit/internal/jsonenc"
 )
 
 // FuzzEmbedFieldAndFooterEncoding: the hand-written encodings of a field
@@ -33,4 +36,95 @@ func FuzzEmbedFieldAndFooterEncoding(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzEmbedEncoding: a decoded embed, with the members it kept and with
+// them dropped, encodes in a request body (internal/jsonenc, through the
+// registered appendEmbed) and alone as encoding/json encodes it.
+func FuzzEmbedEncoding(f *testing.F) {
+	for _, s := range []string{
+		`{"title":"t <&>","type":"rich","description":"d\u2028","url":"https://e","timestamp":"2026-01-02T03:04:05.123456+05:30","color":16711680}`,
+		`{"footer":{"text":"f","icon_url":"attachment://a.png","x":1},"author":{"name":"a","url":"u","icon_url":"i","proxy_icon_url":"p","extra":[1]},"fields":[{"name":"n","value":"v","inline":true},{"name":"","value":""}]}`,
+		`{"image":{"url":"https://i","proxy_url":"https://p","height":-3,"width":10},"thumbnail":{"url":""},"video":{"url":"v","placeholder":"x"},"provider":{"name":"n","url":"u"}}`,
+		`{"provider":{},"color":null,"fields":[],"unknown":"\ud83d\ude00"}`,
+		`{"color":0,"timestamp":"0001-01-01T00:00:00Z","fields":null}`,
+		`{}`,
+	} {
+		f.Add([]byte(s))
+	}
+	type body struct {
+		Embeds []Embed `json:"embeds,omitzero"`
+		One    Embed   `json:"one"`
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var e Embed
+		if err := json.Unmarshal(b, &e); err != nil {
+			return
+		}
+		for _, e := range []Embed{e, dropKept(e)} {
+			v := body{Embeds: []Embed{e, {}}, One: e}
+			got, gotErr := jsonenc.Marshal(&v)
+			want, wantErr := json.Marshal(&v)
+			if (gotErr != nil) != (wantErr != nil) || string(got) != string(want) {
+				t.Fatalf("jsonenc: %s, %v\njson:    %s, %v", got, gotErr, want, wantErr)
+			}
+			if e.kept != "" {
+				continue
+			}
+			type plain Embed
+			got, gotErr = json.Marshal(e)
+			want, wantErr = json.Marshal(plain(e))
+			if (gotErr != nil) != (wantErr != nil) || string(got) != string(want) {
+				t.Fatalf("MarshalJSON: %s, %v\nplain:       %s, %v", got, gotErr, want, wantErr)
+			}
+		}
+	})
+}
+
+// dropKept returns e without the members it and its objects kept.
+func dropKept(e Embed) Embed {
+	e.kept = ""
+	if e.Footer != nil {
+		v := *e.Footer
+		v.kept, e.Footer = "", &v
+	}
+	for _, m := range []**EmbedMedia{&e.Image, &e.Thumbnail, &e.Video} {
+		if *m != nil {
+			v := **m
+			v.kept, *m = "", &v
+		}
+	}
+	if e.Provider != nil {
+		v := *e.Provider
+		v.kept, e.Provider = "", &v
+	}
+	if e.Author != nil {
+		v := *e.Author
+		v.kept, e.Author = "", &v
+	}
+	if e.Fields != nil {
+		fs := make([]EmbedField, len(e.Fields))
+		for i, v := range e.Fields {
+			v.kept, fs[i] = "", v
+		}
+		e.Fields = fs
+	}
+	return e
+}
+
+// An embed's timestamp that encoding/json refuses (a year past 9999) makes
+// the request body's encoding fail as json.Marshal's does.
+func TestEmbedEncodingRefusedTimestamp(t *testing.T) {
+	v := struct {
+		Embeds []Embed `json:"embeds"`
+	}{[]Embed{{Title: "t", Timestamp: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}}}
+	if _, err := json.Marshal(v); err == nil {
+		t.Fatal("json.Marshal took a year past 9999")
+	}
+	if _, err := jsonenc.Marshal(&v); err == nil {
+		t.Fatal("jsonenc.Marshal took a year past 9999")
+	}
+	if _, err := v.Embeds[0].MarshalJSON(); err == nil {
+		t.Fatal("MarshalJSON took a year past 9999")
+	}
 }

@@ -60,7 +60,33 @@ const (
 	kindUint                  // an unsigned integer kind without marshalling methods
 	kindSnowflake             // wire.Snowflake: a quoted decimal
 	kindOpt                   // a wire.Opt: its value's kind is elem
+	kindAppender              // a type given to Register: its appender writes it
+	kindAppenders             // a slice of such a type
 )
+
+// appender writes the value at p, of the type it was registered for, or
+// reports false for a value it leaves to json.Marshal.
+type appender func(b []byte, p unsafe.Pointer) ([]byte, bool)
+
+var appenders sync.Map // reflect.Type → appender
+
+// Register makes [Marshal] write the fields of type T, and of type []T,
+// with appendT instead of json.Marshal. appendT must write what
+// json.Marshal writes for *v, or report false (json.Marshal of the whole
+// value is used then). Register is called from init, before any Marshal.
+func Register[T any](appendT func(b []byte, v *T) ([]byte, bool)) {
+	appenders.Store(reflect.TypeFor[T](), appender(func(b []byte, p unsafe.Pointer) ([]byte, bool) {
+		return appendT(b, (*T)(p))
+	}))
+}
+
+// appenderOf returns the appender registered for t, or nil.
+func appenderOf(t reflect.Type) appender {
+	if a, ok := appenders.Load(t); ok {
+		return a.(appender)
+	}
+	return nil
+}
 
 // field is one member of a struct's encoding.
 type field struct {
@@ -73,6 +99,7 @@ type field struct {
 	kind      kind
 	elem      kind         // an Opt's value kind
 	value     reflect.Type // an Opt's value type
+	app       appender     // the appender of a kindAppender(s) field
 	isZeroer  bool         // the type has its own IsZero (omitzero calls it)
 }
 
@@ -103,6 +130,10 @@ func kindOf(t reflect.Type) kind {
 		return kindSnowflake
 	case optstate.Is(t):
 		return kindOpt
+	case appenderOf(t) != nil:
+		return kindAppender
+	case t.Kind() == reflect.Slice && t.Name() == "" && appenderOf(t.Elem()) != nil:
+		return kindAppenders
 	case t.Implements(typeMarshaler), reflect.PointerTo(t).Implements(typeMarshaler),
 		t.Implements(typeTextMarshaler), reflect.PointerTo(t).Implements(typeTextMarshaler):
 		return kindOther
@@ -221,9 +252,14 @@ func collect(t reflect.Type, index []int, seen map[reflect.Type]bool, out *[]fie
 			omitEmpty: hasOption(opts, "omitempty"), omitZero: hasOption(opts, "omitzero"),
 			kind: kindOf(sf.Type), isZeroer: sf.Type.Implements(typeIsZeroer),
 		}
-		if f.kind == kindOpt {
+		switch f.kind {
+		case kindOpt:
 			f.value = sf.Type.Field(0).Type
 			f.elem = kindOf(f.value)
+		case kindAppender:
+			f.app = appenderOf(sf.Type)
+		case kindAppenders:
+			f.app = appenderOf(sf.Type.Elem())
 		}
 		if f.omitZero && f.kind != kindOpt && (!f.isZeroer && reflect.PointerTo(sf.Type).Implements(typeIsZeroer) ||
 			f.isZeroer && sf.Type.Kind() == reflect.Interface) {
@@ -285,11 +321,50 @@ func (p *plan) append(b []byte, v reflect.Value) ([]byte, bool) {
 			continue
 		}
 		b = member(b, f, &first)
-		if b, ok = appendValue(b, f.kind, fv, true); !ok {
+		switch f.kind {
+		case kindAppender:
+			b, ok = appendWith(b, f.app, fv)
+		case kindAppenders:
+			b, ok = appendSlice(b, f.app, fv)
+		default:
+			b, ok = appendValue(b, f.kind, fv, true)
+		}
+		if !ok {
 			return nil, false
 		}
 	}
 	return append(b, '}'), true
+}
+
+// appendWith writes v with its type's appender, from a copy when v has no
+// address.
+func appendWith(b []byte, app appender, v reflect.Value) ([]byte, bool) {
+	if !v.CanAddr() {
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		v = c
+	}
+	return app(b, v.Addr().UnsafePointer())
+}
+
+// appendSlice writes the slice v, whose elements app writes, as
+// encoding/json writes a slice: null when nil.
+func appendSlice(b []byte, app appender, v reflect.Value) ([]byte, bool) {
+	if v.IsNil() {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	ok := true
+	for i := range v.Len() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		// A slice's elements always have an address.
+		if b, ok = app(b, v.Index(i).Addr().UnsafePointer()); !ok {
+			return nil, false
+		}
+	}
+	return append(b, ']'), true
 }
 
 // member writes the separator and the name of f.
