@@ -260,7 +260,11 @@ func (p *MessageCreateParams) validate(validation) error {
 		len(p.Files) == 0 && !hasPoll {
 		v.Add("", wire.CodeRequired, "at least one of content, embeds, sticker_ids, components, files and poll is required (the platform answers 50006)")
 	}
-	return v.Err()
+	if len(v.Problems) == 0 {
+		return nil // v stays off the heap: this runs on every send
+	}
+	e := v
+	return &e
 }
 
 // validateMessageReference checks a reply's or a forward's reference and

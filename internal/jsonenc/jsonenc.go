@@ -43,7 +43,8 @@ func Marshal(v any) ([]byte, error) {
 	if p == nil {
 		return json.Marshal(v)
 	}
-	b, ok := p.append(make([]byte, 0, 128), rv)
+	// Room for a message with an embed, without growing.
+	b, ok := p.append(make([]byte, 0, 512), rv)
 	if !ok {
 		return json.Marshal(v)
 	}
