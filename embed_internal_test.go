@@ -2,6 +2,7 @@ package guildkit
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 	"time"
 
@@ -127,4 +128,27 @@ func TestEmbedEncodingRefusedTimestamp(t *testing.T) {
 	if _, err := v.Embeds[0].MarshalJSON(); err == nil {
 		t.Fatal("MarshalJSON took a year past 9999")
 	}
+}
+
+// FuzzPartialAttachmentEncoding: attachments in a request body
+// (internal/jsonenc, through the registered appendPartialAttachment)
+// encode as encoding/json encodes them, durations of every size included.
+func FuzzPartialAttachmentEncoding(f *testing.F) {
+	f.Add(uint64(0), "log.txt", "t <&>", "\xff", true, 2.5, "AAAA")
+	f.Add(uint64(1<<63), "", "", "", false, 1e-7, "")
+	f.Add(uint64(7), "a", "", "d\u2028", false, 1e21, "")
+	f.Add(uint64(7), "a", "", "", false, -123456789.125, "")
+	f.Add(uint64(7), "a", "", "", false, math.Inf(-1), "")
+	f.Add(uint64(7), "a", "", "", false, math.NaN(), "")
+	f.Fuzz(func(t *testing.T, id uint64, name, title, desc string, spoiler bool, dur float64, wave string) {
+		v := struct {
+			Attachments []PartialAttachment `json:"attachments,omitzero"`
+		}{[]PartialAttachment{{ID: Snowflake(id), Filename: name, Title: title, Description: desc,
+			IsSpoiler: spoiler, DurationSecs: dur, Waveform: wave}, {}}}
+		got, gotErr := jsonenc.Marshal(&v)
+		want, wantErr := json.Marshal(&v)
+		if (gotErr != nil) != (wantErr != nil) || string(got) != string(want) {
+			t.Fatalf("jsonenc: %s, %v\njson:    %s, %v", got, gotErr, want, wantErr)
+		}
+	})
 }

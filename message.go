@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit/components"
+	"github.com/seed012df1e9/guildkit/internal/jsonenc"
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/wire"
 )
 
@@ -479,6 +482,49 @@ func validateMessageFiles(v *ValidationError, files []File) {
 			v.Add(fmt.Sprintf("files[%d].reader", i), wire.CodeRequired, "a file needs a Reader")
 		}
 	}
+}
+
+// Request bodies write attachments without encoding/json: a message
+// with files describes each of them on every send.
+func init() { jsonenc.Register(appendPartialAttachment) }
+
+// appendPartialAttachment writes what json.Marshal writes for *a, or
+// reports false for a duration encoding/json refuses (NaN, infinities).
+func appendPartialAttachment(b []byte, a *PartialAttachment) ([]byte, bool) {
+	b = strconv.AppendUint(append(b, `{"id":"`...), uint64(a.ID), 10)
+	b = append(b, '"')
+	if a.Filename != "" {
+		b = jsonscan.AppendString(append(b, `,"filename":`...), a.Filename)
+	}
+	if a.Title != "" {
+		b = jsonscan.AppendString(append(b, `,"title":`...), a.Title)
+	}
+	if a.Description != "" {
+		b = jsonscan.AppendString(append(b, `,"description":`...), a.Description)
+	}
+	if a.IsSpoiler {
+		b = append(b, `,"is_spoiler":true`...)
+	}
+	if f := a.DurationSecs; f != 0 {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		// encoding/json's float64 form: ES6's, exponents without a
+		// leading zero.
+		format := byte('f')
+		if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
+			format = 'e'
+		}
+		b = strconv.AppendFloat(append(b, `,"duration_secs":`...), f, format, -1, 64)
+		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	if a.Waveform != "" {
+		b = jsonscan.AppendString(append(b, `,"waveform":`...), a.Waveform)
+	}
+	return append(b, '}'), true
 }
 
 // messageFileAttachments returns the attachments list to send with files: the
