@@ -36,29 +36,28 @@ func CustomID(c Component) string {
 //
 //	sel, _ := components.Find(msg.Components, "colour").(*components.StringSelect)
 func Find(list []Component, customID string) Component {
-	return first(list, func(c Component) bool { return customID != "" && CustomID(c) == customID })
+	if customID == "" {
+		return nil
+	}
+	return first(list, func(c Component) bool { return CustomID(c) == customID })
 }
 
 // FindLabel returns the first component of the trees, depth-first, that
 // label names, or nil: a button whose label is label, or the component a
 // [Label] of that text holds (a modal's field).
 func FindLabel(list []Component, label string) Component {
-	var found Component
-	first(list, func(c Component) bool {
+	found := first(list, func(c Component) bool {
 		switch c := c.(type) {
 		case *Button:
-			if c.Label == label {
-				found = c
-				return true
-			}
+			return c.Label == label
 		case *Label:
-			if c.Label == label && !isNil(c.Component) {
-				found = c.Component
-				return true
-			}
+			return c.Label == label && !isNil(c.Component)
 		}
 		return false
 	})
+	if l, ok := found.(*Label); ok {
+		return l.Component
+	}
 	return found
 }
 
