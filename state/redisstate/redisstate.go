@@ -138,7 +138,7 @@ var keyNames = [nKeys]string{"g", "ch", "chp", "chs", "chpin", "ro", "m", "mr", 
 
 // guildKeys returns a guild's keys, in the order of the k constants.
 func (s *Store) guildKeys(guildID state.Snowflake) []string {
-	base := s.pre + ":{" + strconv.FormatUint(uint64(guildID), 10) + "}:"
+	base := s.guildBase(guildID)
 	out := make([]string, nKeys)
 	for i, n := range keyNames {
 		out[i] = base + n
@@ -148,7 +148,13 @@ func (s *Store) guildKeys(guildID state.Snowflake) []string {
 
 // key returns one of a guild's keys.
 func (s *Store) key(guildID state.Snowflake, k int) string {
-	return s.pre + ":{" + strconv.FormatUint(uint64(guildID), 10) + "}:" + keyNames[k]
+	return s.guildBase(guildID) + keyNames[k]
+}
+
+// guildBase is what every key of a guild starts with: the prefix and the
+// guild's hash tag.
+func (s *Store) guildBase(guildID state.Snowflake) string {
+	return s.pre + ":{" + idString(guildID) + "}:"
 }
 
 // The cross-guild keys: the set of guild ids, channel id → guild id, the
@@ -157,7 +163,7 @@ func (s *Store) guildsKey() string   { return s.pre + ":guilds" }
 func (s *Store) channelsKey() string { return s.pre + ":channels" }
 func (s *Store) selfKey() string     { return s.pre + ":self" }
 func (s *Store) userKey(id state.Snowflake) string {
-	return s.pre + ":user:" + strconv.FormatUint(uint64(id), 10)
+	return s.pre + ":user:" + idString(id)
 }
 
 // guildBatch is the script operations of one event for one guild.
@@ -270,7 +276,7 @@ func (s *Store) apply(ctx context.Context, ups []state.Update) error {
 			b = &guildBatch{id: gid}
 			if patch != nil {
 				if p := userPatch(patch); p != "{}" {
-					b.op("UPATCH", strconv.FormatUint(uint64(patch.ID), 10), p)
+					b.op("UPATCH", idString(patch.ID), p)
 				}
 				patch = nil
 			}
