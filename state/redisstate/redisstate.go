@@ -195,7 +195,9 @@ func (b *guildBatch) op(args ...any) { b.args = append(b.args, args...) }
 // and returns [ErrUnavailable].
 func (s *Store) Apply(ctx context.Context, ups []state.Update) error {
 	s.mu.Lock()
-	down := s.retry
+	// The retry loop runs on a moment after it recovered the last lost
+	// guild (and called OnRecover): Redis answered, so events go to it.
+	down := s.retry && len(s.lost) > 0
 	s.mu.Unlock()
 	if down {
 		// Redis did not answer a write: until the retries find it again,
