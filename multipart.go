@@ -72,8 +72,9 @@ func filePart(field string, f File) formPart {
 type multipartBody struct {
 	contentType [1]string // the Content-Type header's value, shared by attempts
 	parts       []multipartPart
-	closing     []byte // the last boundary
-	size        int64  // total length, or -1 when a source's length is unknown
+	inline      [2]multipartPart // parts' array for a payload and one file, in the same allocation
+	closing     []byte           // the last boundary
+	size        int64            // total length, or -1 when a source's length is unknown
 	replayable  bool
 }
 
@@ -108,11 +109,17 @@ func newMultipartBody(payload []byte, parts []formPart) (*multipartBody, error) 
 		contentType: [1]string{formDataPrefix + string(boundary[:])},
 		replayable:  true,
 	}
+	need := len(parts)
 	if payload != nil {
-		m.parts = make([]multipartPart, 1, 1+len(parts))
-		m.parts[0].formPart = formPart{field: "payload_json", contentType: "application/json", data: payload}
+		need++
+	}
+	if need <= len(m.inline) {
+		m.parts = m.inline[:0:need]
 	} else {
-		m.parts = make([]multipartPart, 0, len(parts))
+		m.parts = make([]multipartPart, 0, need)
+	}
+	if payload != nil {
+		m.parts = append(m.parts, multipartPart{formPart: formPart{field: "payload_json", contentType: "application/json", data: payload}})
 	}
 	for _, p := range parts {
 		m.parts = append(m.parts, multipartPart{formPart: p})
