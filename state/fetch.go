@@ -71,14 +71,11 @@ func (f *Fetcher) do(ctx context.Context, key flightKey, fn func() (any, error))
 	return fl.val, fl.err
 }
 
-// hit reports whether a cached read can be answered as is.
-func hit(err error) bool { return err == nil }
-
 // Member returns the member from the cache, or from Get Guild Member on a
 // miss (an error matching [guildkit.ErrNotFound] when the user is not a
 // member).
 func (f *Fetcher) Member(ctx context.Context, guildID, userID Snowflake) (Member, error) {
-	if m, err := f.store.Member(guildID, userID); hit(err) {
+	if m, err := f.store.Member(guildID, userID); err == nil {
 		return m, nil
 	}
 	v, err := f.do(ctx, flightKey{fetchMember, guildID, userID}, func() (any, error) {
@@ -87,9 +84,8 @@ func (f *Fetcher) Member(ctx context.Context, guildID, userID Snowflake) (Member
 			return nil, err
 		}
 		v := MemberOf(guildID, m, nil)
-		if err := f.store.Apply(ctx, []Update{{Op: OpMemberPut, GuildID: guildID, Member: &v, Source: SourceREST}}); err != nil {
-			return v, nil // answered, only not stored
-		}
+		// Answered even when it could not be stored.
+		_ = f.store.Apply(ctx, []Update{{Op: OpMemberPut, GuildID: guildID, Member: &v, Source: SourceREST}})
 		return v, nil
 	})
 	if err != nil {
@@ -102,7 +98,7 @@ func (f *Fetcher) Member(ctx context.Context, guildID, userID Snowflake) (Member
 // (all the guild's roles are stored): [ErrNotFound] when the guild has no
 // such role.
 func (f *Fetcher) Role(ctx context.Context, guildID, roleID Snowflake) (Role, error) {
-	if r, err := f.store.Role(guildID, roleID); hit(err) {
+	if r, err := f.store.Role(guildID, roleID); err == nil {
 		return r, nil
 	}
 	v, err := f.do(ctx, flightKey{fetchRoles, guildID, 0}, func() (any, error) {
