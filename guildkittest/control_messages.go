@@ -110,7 +110,7 @@ func (s *Server) channelAsSeen(channelID, userID guildkit.Snowflake) channelView
 			seen = append(seen, wm)
 		}
 	}
-	slices.SortFunc(seen, func(a, b *webhookMessage) int { return compareIDs(a.msg.ID, b.msg.ID) })
+	slices.SortFunc(seen, func(a, b *webhookMessage) int { return cmpSnowflake(a.msg.ID, b.msg.ID) })
 	for _, wm := range seen {
 		out.Messages = append(out.Messages, s.messageAnswerLocked(wm, userID, false))
 	}

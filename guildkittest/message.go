@@ -131,18 +131,8 @@ func (s *Server) channelHistoryLocked(channelID guildkit.Snowflake) []*webhookMe
 			out = append(out, wm)
 		}
 	}
-	slices.SortFunc(out, func(a, b *webhookMessage) int { return compareIDs(a.msg.ID, b.msg.ID) })
+	slices.SortFunc(out, func(a, b *webhookMessage) int { return cmpSnowflake(a.msg.ID, b.msg.ID) })
 	return out
-}
-
-func compareIDs(a, b guildkit.Snowflake) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // chatError is a refusal of a message operation: the platform's status,

@@ -766,7 +766,7 @@ func (s *Server) listMessages(c *call) {
 // pageOf picks a page of history (oldest first) for a cursor, newest
 // first.
 func pageOf(history []*webhookMessage, cursor string, at guildkit.Snowflake, limit int) []*webhookMessage {
-	pos, _ := slices.BinarySearchFunc(history, at, func(wm *webhookMessage, id guildkit.Snowflake) int { return compareIDs(wm.msg.ID, id) })
+	pos, _ := slices.BinarySearchFunc(history, at, func(wm *webhookMessage, id guildkit.Snowflake) int { return cmpSnowflake(wm.msg.ID, id) })
 	var page []*webhookMessage
 	switch cursor {
 	case "before":
