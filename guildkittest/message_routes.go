@@ -695,9 +695,10 @@ func (s *Server) referenceExtrasLocked(st *chatState, extra map[string]any) {
 }
 
 // callMessageLocked resolves {channel_id} and {message_id} for the caller.
+// It answers nothing: the caller answers the refusal it returns.
 func (s *Server) callMessageLocked(c *call) (*chatTarget, *webhookMessage, *chatError) {
-	chID, ok := c.id("channel_id", guildkit.CodeUnknownChannel, "Channel")
-	if !ok {
+	chID, err := guildkit.ParseSnowflake(c.r.PathValue("channel_id"))
+	if err != nil {
 		return nil, nil, &chatError{status: http.StatusNotFound, code: guildkit.CodeUnknownChannel, msg: "Unknown Channel"}
 	}
 	t, cerr := s.chatTargetLocked(chID, c.user)

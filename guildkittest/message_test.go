@@ -667,3 +667,16 @@ func TestControlChannelAsAMemberReadsIt(t *testing.T) {
 	assert.Empty(t, v["messages"])
 	assert.Equal(t, "Missing Access", v["refused"])
 }
+
+// A malformed channel id on a message route is one 404 Unknown Channel:
+// a single JSON error body, not two.
+func TestMessageRoutesMalformedChannelID(t *testing.T) {
+	w := newChatWorld(t)
+	for _, method := range []string{http.MethodGet, http.MethodPatch, http.MethodDelete} {
+		status, out, raw := w.do(t, "", method, "/channels/abc/messages/1", map[string]any{"content": "x"})
+		assert.Equal(t, http.StatusNotFound, status, method)
+		require.NotNil(t, out, "%s: body is not one JSON object: %s", method, raw)
+		assert.EqualValues(t, guildkit.CodeUnknownChannel, out["code"], method)
+		assert.Equal(t, 1, bytes.Count(raw, []byte(`"code"`)), "%s: %s", method, raw)
+	}
+}
