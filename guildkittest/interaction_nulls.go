@@ -16,6 +16,9 @@ import (
 // is dropped (left as it is). A body that is not a JSON object is
 // returned as it is, for decodeJSON to refuse.
 func nullsRead(payload []byte, edit bool) []byte {
+	if !bytes.Contains(payload, []byte("null")) {
+		return payload // nothing to rewrite: skip decoding the body twice
+	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(payload, &fields) != nil || fields == nil {
 		return payload
@@ -53,6 +56,9 @@ func nullsRead(payload []byte, edit bool) []byte {
 // message's nulls in CHANNEL_MESSAGE_WITH_SOURCE, an edit's in
 // UPDATE_MESSAGE. Anything else is returned as it is.
 func answerNullsRead(payload []byte) []byte {
+	if !bytes.Contains(payload, []byte("null")) {
+		return payload
+	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(payload, &fields) != nil || fields == nil {
 		return payload
