@@ -92,10 +92,10 @@
 //	-resume-window D     how long a session whose connection ended stays resumable, on the
 //	                     server's clock (default 3m)
 //	-send-limit N        payloads a connection may send per 60 s before it is closed with 4008
-//	                     (fixed 60 s windows from the connection's start, as clients count them)
-//	-strict-send-window  count -send-limit over any 60 s instead (a sliding window, for testing)
-//	                     (default 120, the platform's; set it lower to see which bots rely on
+//	                     (fixed 60 s windows from the connection's start, as clients count them;
+//	                     default 120, the platform's; set it lower to see which bots rely on
 //	                     the margin)
+//	-strict-send-window  count -send-limit over any 60 s instead (a sliding window, for testing)
 //	-session-start-total N
 //	                     session_start_limit.total, the IDENTIFYs of a day (default 1000); those
 //	                     beyond it are counted and shown, never refused
