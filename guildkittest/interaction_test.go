@@ -173,7 +173,7 @@ func TestClickDeliversWhatThePlatformSends(t *testing.T) {
 	assert.Equal(t, f.alice, it.Member.User.ID)
 	require.NotNil(t, it.Member.Permissions)
 	assert.Equal(t, guildkittest.DefaultEveryonePermissions, *it.Member.Permissions)
-	assert.Equal(t, guildkit.Permissions(1<<47-1|0xF<<49), it.AppPermissions, "the bot owns the guild: every permission the platform defines")
+	assert.Equal(t, guildkit.Permissions(1<<47-1|0x1F<<48), it.AppPermissions, "the bot owns the guild: every permission the platform defines (8866461766385663)")
 	assert.Equal(t, guildkit.Some("en-US"), it.Locale)
 	assert.Equal(t, guildkit.Some("en-US"), it.GuildLocale)
 	assert.Equal(t, map[string]guildkit.Snowflake{"0": f.guild.ID}, it.AuthorizingIntegrationOwners)
