@@ -186,10 +186,8 @@ func (a *attachment) chunkDone(u Update) {
 	}
 }
 
-// chunk asks for g's whole member list when the policy wants it and the
-// GUILD_CREATE did not list every member. The chunks come back through the
-// dispatch goroutine, so the request waits on a goroutine of its own,
-// which ends with the answer, the timeout or the shard.
+// chunk asks for g's whole member list (see request) when the policy
+// wants it and the GUILD_CREATE did not list every member.
 func (a *attachment) chunk(ctx context.Context, g *Guild, ups []Update) {
 	if !a.store.Policies().Members.Wholesale(g.ID) {
 		return
