@@ -91,7 +91,7 @@ func newGatewayConn(s *Server, ws *websocket.Conn, tcp *corkConn, version, trans
 		s: s, ws: ws, tcp: tcp, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
 		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
-		clientCode: -1, sends: sendCounter{opened: s.Now()},
+		clientCode: -1, sends: sendCounter{start: s.Now()},
 	}
 }
 

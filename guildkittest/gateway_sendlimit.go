@@ -17,10 +17,9 @@ import "time"
 //     margin; it closes discord.js with 4008 when a burst at the end of one
 //     of its windows meets a burst at the start of the next.
 type sendCounter struct {
-	opened time.Time   // the connection's start: the first fixed window's
-	start  time.Time   // the current fixed window's start
-	count  int         // payloads in the current fixed window
-	sends  []time.Time // the sliding window's payloads
+	start time.Time   // the current fixed window's start; the first starts with the connection
+	count int         // payloads in the current fixed window
+	sends []time.Time // the sliding window's payloads
 }
 
 // allow counts a payload sent at now; false when it is over limit.
@@ -33,9 +32,6 @@ func (c *sendCounter) allow(now time.Time, limit int, strict bool) bool {
 		c.sends = append(c.sends[:0], c.sends[i:]...)
 		c.sends = append(c.sends, now)
 		return len(c.sends) <= limit
-	}
-	if c.start.IsZero() {
-		c.start = c.opened
 	}
 	if elapsed := now.Sub(c.start); elapsed >= sendWindow {
 		c.start = c.start.Add(elapsed.Truncate(sendWindow))
