@@ -45,18 +45,28 @@ func NewFetcher(s Store, rest *guildkit.Client) *Fetcher {
 	return &Fetcher{store: s, rest: rest, flights: make(map[flightKey]*flight)}
 }
 
-// do runs fn once for all the callers of key that overlap it.
+// do runs fn once for all the callers of key that overlap it. fn runs
+// under the context of the caller that started it; when that caller's
+// context ends the request fails with its error, and a waiter whose own
+// context is still live asks again instead of taking that error.
 func (f *Fetcher) do(ctx context.Context, key flightKey, fn func() (any, error)) (any, error) {
 	f.mu.Lock()
-	if fl, ok := f.flights[key]; ok {
+	for {
+		fl, ok := f.flights[key]
+		if !ok {
+			break
+		}
 		fl.waiters++
 		f.mu.Unlock()
 		select {
 		case <-fl.done:
-			return fl.val, fl.err
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		if !isContextErr(fl.err) || ctx.Err() != nil {
+			return fl.val, fl.err
+		}
+		f.mu.Lock()
 	}
 	fl := &flight{done: make(chan struct{})}
 	f.flights[key] = fl
@@ -69,6 +79,12 @@ func (f *Fetcher) do(ctx context.Context, key flightKey, fn func() (any, error))
 	}()
 	fl.val, fl.err = fn()
 	return fl.val, fl.err
+}
+
+// isContextErr reports whether err is a context's end rather than the
+// answer to the request.
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Member returns the member from the cache, or from Get Guild Member on a

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -85,5 +86,67 @@ func TestFetcherCollapsesConcurrentMisses(t *testing.T) {
 	}
 	if n := requests.Load(); n != 2 {
 		t.Errorf("%d requests after the member was stored, want 2", n)
+	}
+}
+
+// TestFetcherWaiterOutlivesTheAsker: the caller whose miss started the
+// request gives up while another waits for it; the waiter, whose own
+// context is live, asks again and gets the member instead of the asker's
+// context error.
+func TestFetcherWaiterOutlivesTheAsker(t *testing.T) {
+	var requests atomic.Int32
+	first := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			close(first)
+			<-r.Context().Done() // the asker gave up
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"user": map[string]any{"id": "7", "username": "ann"},
+			"roles": []string{}, "joined_at": "2026-01-02T03:04:05.000000+00:00"})
+	}))
+	defer srv.Close()
+	rest, err := guildkit.New(guildkit.BotToken("t"), guildkit.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFetcher(NewCache(nil), rest)
+	askerCtx, cancel := context.WithCancel(context.Background())
+	askerErr := make(chan error, 1)
+	go func() {
+		_, err := f.Member(askerCtx, 1, 7)
+		askerErr <- err
+	}()
+	<-first
+	waiter := make(chan error, 1)
+	go func() {
+		m, err := f.Member(context.Background(), 1, 7)
+		if err == nil && m.User.Username != "ann" {
+			t.Errorf("member %+v", m)
+		}
+		waiter <- err
+	}()
+	for { // until the waiter waits on the asker's request
+		f.mu.Lock()
+		n := 0
+		if fl := f.flights[flightKey{fetchMember, 1, 7}]; fl != nil {
+			n = fl.waiters
+		}
+		f.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		runtime.Gosched()
+	}
+	cancel()
+	if err := <-askerErr; !(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		t.Errorf("asker: %v, want its context's error", err)
+	}
+	if err := <-waiter; err != nil {
+		t.Errorf("waiter: %v, want the member", err)
+	}
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 }
