@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -104,14 +103,7 @@ func (s *Server) channelAsSeen(channelID, userID guildkit.Snowflake) channelView
 		out.Refused = "no READ_MESSAGE_HISTORY: the member sees only what arrives while the channel is open"
 		return out
 	}
-	var seen []*webhookMessage
-	for _, wm := range s.wh().messages {
-		if wm.msg.ChannelID == channelID && (wm.visibleTo == 0 || wm.visibleTo == userID) {
-			seen = append(seen, wm)
-		}
-	}
-	slices.SortFunc(seen, func(a, b *webhookMessage) int { return cmpSnowflake(a.msg.ID, b.msg.ID) })
-	for _, wm := range seen {
+	for _, wm := range s.channelHistoryLocked(channelID, userID) {
 		out.Messages = append(out.Messages, s.messageAnswerLocked(wm, userID, false))
 	}
 	return out

@@ -123,11 +123,12 @@ func (s *Server) forgetChatLocked(channelID, id guildkit.Snowflake) {
 }
 
 // channelHistoryLocked returns the messages of a channel everyone in it
-// sees (ephemeral ones excluded), oldest first. The caller holds s.mu.
-func (s *Server) channelHistoryLocked(channelID guildkit.Snowflake) []*webhookMessage {
+// sees, with the ephemeral ones only viewer sees (none for viewer 0),
+// oldest first. The caller holds s.mu.
+func (s *Server) channelHistoryLocked(channelID, viewer guildkit.Snowflake) []*webhookMessage {
 	var out []*webhookMessage
 	for _, wm := range s.wh().messages {
-		if wm.msg.ChannelID == channelID && wm.visibleTo == 0 {
+		if wm.msg.ChannelID == channelID && (wm.visibleTo == 0 || (viewer != 0 && wm.visibleTo == viewer)) {
 			out = append(out, wm)
 		}
 	}

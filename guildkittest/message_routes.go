@@ -758,7 +758,7 @@ func (s *Server) listMessages(c *call) {
 		c.json(http.StatusOK, out)
 		return
 	}
-	for _, wm := range pageOf(s.channelHistoryLocked(t.id()), cursor, at, limit) {
+	for _, wm := range pageOf(s.channelHistoryLocked(t.id(), 0), cursor, at, limit) {
 		out = append(out, s.messageAnswerLocked(wm, c.user, false))
 	}
 	c.json(http.StatusOK, out)
