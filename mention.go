@@ -179,16 +179,8 @@ func cutLast(s string) (before, after string, ok bool) {
 }
 
 // parseDecimalID parses a snowflake written as decimal digits only (no
-// sign, no spaces), not zero.
+// sign, no spaces), not zero: what strconv.ParseUint takes in base 10.
 func parseDecimalID(s string) (Snowflake, bool) {
-	if s == "" || len(s) > 20 {
-		return 0, false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-	}
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || v == 0 {
 		return 0, false
