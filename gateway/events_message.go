@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/seed012df1e9/guildkit"
@@ -71,7 +70,7 @@ type MessageUpdate struct {
 	// [MessageCreate].
 	Mentions []MessageMention `json:"mentions"`
 
-	present uint64 // bit i: messageUpdateFields[i] was in the event
+	present uint64 // bit messageUpdateFieldIndex[key]: key was in the event
 }
 
 // EventName returns "MESSAGE_UPDATE".
@@ -86,23 +85,14 @@ func (e *MessageUpdate) Has(field string) bool {
 	return ok && e.present&(1<<i) != 0
 }
 
-// messageUpdateFields are the keys [MessageUpdate.Has] knows: the
-// message's and the event's own; messageUpdateFieldIndex indexes them.
-var (
-	messageUpdateFields     = messageFieldNames()
-	messageUpdateFieldIndex = func() map[string]int {
-		m := make(map[string]int, len(messageUpdateFields))
-		for i, f := range messageUpdateFields {
-			m[f] = i
-		}
-		return m
-	}()
-)
+// messageUpdateFieldIndex gives each key [MessageUpdate.Has] knows, the
+// message's and the event's own, its bit in present.
+var messageUpdateFieldIndex = messageFieldIndex()
 
-// messageFieldNames lists the JSON keys of MessageUpdate's fields, the
-// embedded message's included.
-func messageFieldNames() []string {
-	var names []string
+// messageFieldIndex numbers the JSON keys of MessageUpdate's fields, the
+// embedded message's included, in the order of the fields.
+func messageFieldIndex() map[string]int {
+	index := make(map[string]int)
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
 		for i := range t.NumField() {
@@ -112,17 +102,17 @@ func messageFieldNames() []string {
 				continue
 			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !f.IsExported() || name == "" || name == "-" || slices.Contains(names, name) {
+			if _, dup := index[name]; !f.IsExported() || name == "" || name == "-" || dup {
 				continue
 			}
-			names = append(names, name)
+			index[name] = len(index)
 		}
 	}
 	walk(reflect.TypeFor[MessageUpdate]())
-	if len(names) > 64 {
+	if len(index) > 64 {
 		panic("gateway: MessageUpdate has more than 64 fields")
 	}
-	return names
+	return index
 }
 
 // decodeMessageUpdate decodes MESSAGE_UPDATE and notes which of its
