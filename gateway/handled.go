@@ -15,6 +15,9 @@ import "context"
 func (s *Shard) WaitHandled(ctx context.Context, session string, seq int64) error {
 	for {
 		s.handledMu.Lock()
+		if s.handledc == nil {
+			s.handledc = make(chan struct{})
+		}
 		h, current, changed := s.handled, s.current, s.handledc
 		s.handledMu.Unlock()
 		if session == "" || (session != current && session != h.ID) {
@@ -73,11 +76,15 @@ func (s *Shard) noteSession(id string) {
 	s.handledMu.Unlock()
 }
 
-// noteHandled records that the handlers finished q.
+// noteHandled records that the handlers finished q. It runs for every
+// event, so it wakes WaitHandled's callers only when one waits: the
+// channel they wait on is made by them, not here.
 func (s *Shard) noteHandled(q queued) {
 	s.handledMu.Lock()
 	defer s.handledMu.Unlock()
 	s.handled = Session{ID: q.session, Sequence: q.seq, ResumeURL: q.resume}
-	close(s.handledc)
-	s.handledc = make(chan struct{})
+	if s.handledc != nil {
+		close(s.handledc)
+		s.handledc = nil
+	}
 }

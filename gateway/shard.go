@@ -89,7 +89,7 @@ type Shard struct {
 	abandon      atomic.Bool // dispatch stops after the current event
 	handledMu    sync.Mutex
 	handled      Session       // the last event the handlers finished: its session and sequence
-	handledc     chan struct{} // closed and replaced when handled changes (WaitHandled)
+	handledc     chan struct{} // made by a WaitHandled that waits, closed (and dropped) when handled changes
 	current      string        // the session READY last named (WaitHandled)
 
 	o owner // run's state
@@ -125,7 +125,7 @@ func NewShard(token string, opts ...Option) (*Shard, error) {
 		sendc: make(chan *sendReq), closec: make(chan closeCode, 1), timerc: make(chan timerMsg, 16),
 		dialc: make(chan dialResult), acqc: make(chan acquireResult),
 		readyc: make(chan struct{}), stopped: make(chan struct{}), done: make(chan struct{}),
-		queue: make(chan queued, cfg.queueSize), dispatchDone: make(chan struct{}), handledc: make(chan struct{})}
+		queue: make(chan queued, cfg.queueSize), dispatchDone: make(chan struct{})}
 	s.waitCtx, s.cancelWait = context.WithCancel(context.Background())
 	s.handlerCtx, s.cancelHandle = context.WithCancel(context.WithValue(context.Background(), shardKey{}, cfg.shard))
 	if cfg.session != nil {
