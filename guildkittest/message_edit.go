@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/seed012df1e9/guildkit"
 )
@@ -250,24 +251,37 @@ func (s *Server) forwardSnapshotLocked(author guildkit.Snowflake, ref *chatRefer
 	return &forwardSnapshot{guildID: src.guildID(), raw: raw}, nil
 }
 
+// maxUnicodeEmoji bounds what parseReactionEmoji takes for a Unicode
+// emoji, in runes: the longest sequences (families joined with ZWJ, flags
+// of subdivisions) have fewer, and a sender cannot make each reaction it
+// stores as long as a header.
+const maxUnicodeEmoji = 16
+
 // parseReactionEmoji reads {emoji}: a Unicode emoji, or name:id of one of
-// the guild's emoji (10014 otherwise).
+// the guild's emoji, named as the guild names it (10014 otherwise).
 func parseReactionEmoji(t *chatTarget, raw string) (reactionEmoji, *chatError) {
 	bad := &chatError{status: http.StatusBadRequest, code: codeUnknownEmoji, msg: "Unknown Emoji"}
 	v, err := url.PathUnescape(raw)
 	if err != nil || v == "" {
 		return reactionEmoji{}, bad
 	}
-	if name, idPart, ok := strings.Cut(v, ":"); ok {
+	if _, idPart, ok := strings.Cut(v, ":"); ok {
 		id, err := guildkit.ParseSnowflake(idPart)
 		if err != nil || t.gs == nil {
 			return reactionEmoji{}, bad
 		}
 		for _, e := range t.gs.guild.Emojis {
 			if e.ID != nil && *e.ID == id {
+				name := ""
+				if e.Name != nil {
+					name = *e.Name
+				}
 				return reactionEmoji{ID: id, Name: name}, nil
 			}
 		}
+		return reactionEmoji{}, bad
+	}
+	if utf8.RuneCountInString(v) > maxUnicodeEmoji {
 		return reactionEmoji{}, bad
 	}
 	for _, r := range v {

@@ -467,6 +467,11 @@ func TestReactionsAndTyping(t *testing.T) {
 	status, out, _ := w.do(t, "", http.MethodPut, base+"notanemoji/@me", nil)
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, 10014, code(out))
+	// Not an emoji however it is spelled: a sender cannot store a header's
+	// worth of text as a reaction.
+	status, out, _ = w.do(t, "", http.MethodPut, base+strings.Repeat("%F0%9F%91%8D", 500)+"/@me", nil)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, 10014, code(out))
 	_, got, _ := w.do(t, w.aliceTok, http.MethodGet, "/channels/"+w.general.ID.String()+"/messages/"+m["id"].(string), nil)
 	r := got["reactions"].([]any)[0].(map[string]any)
 	assert.Equal(t, float64(1), r["count"])
@@ -679,4 +684,25 @@ func TestMessageRoutesMalformedChannelID(t *testing.T) {
 		assert.EqualValues(t, guildkit.CodeUnknownChannel, out["code"], method)
 		assert.Equal(t, 1, bytes.Count(raw, []byte(`"code"`)), "%s: %s", method, raw)
 	}
+}
+
+// TestReactionCustomEmojiNamedByTheGuild: a reaction with one of the
+// guild's emoji is named as the guild names it, whatever name the path
+// gave with its id.
+func TestReactionCustomEmojiNamedByTheGuild(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t)
+	emojiID := guildkit.Snowflake(900000000000000001)
+	name := "gopher"
+	g := srv.AddGuild(guildkit.Guild{Name: "chat", Emojis: []guildkit.Emoji{{ID: &emojiID, Name: &name}}})
+	ch := srv.AddChannel(g.ID, guildkit.Channel{Name: "general", Type: guildkit.ChannelTypeGuildText})
+	w := &chatWorld{srv: srv, guild: g, general: ch}
+	m := w.send(t, "", ch.ID, map[string]any{"content": "react"})
+	path := "/channels/" + ch.ID.String() + "/messages/" + m["id"].(string)
+	status, _, raw := w.do(t, "", http.MethodPut, path+"/reactions/anything:"+emojiID.String()+"/@me", nil)
+	require.Equal(t, http.StatusNoContent, status, "%s", raw)
+	_, got, _ := w.do(t, "", http.MethodGet, path, nil)
+	e := got["reactions"].([]any)[0].(map[string]any)["emoji"].(map[string]any)
+	assert.Equal(t, "gopher", e["name"])
+	assert.Equal(t, emojiID.String(), e["id"])
 }
