@@ -77,6 +77,11 @@ const (
 	PermissionBypassSlowmode                   Permissions = 1 << 52
 )
 
+// AllPermissions is every permission the platform defines (permissions.md
+// §2; bit 47 is unused): what a guild's owner and holders of ADMINISTRATOR
+// have, in the guild and in every channel.
+const AllPermissions Permissions = 1<<47 - 1 | 0x1F<<48
+
 var permissionNames = [64]string{
 	0: "CREATE_INSTANT_INVITE", 1: "KICK_MEMBERS", 2: "BAN_MEMBERS", 3: "ADMINISTRATOR",
 	4: "MANAGE_CHANNELS", 5: "MANAGE_GUILD", 6: "ADD_REACTIONS", 7: "VIEW_AUDIT_LOG",

@@ -123,3 +123,18 @@ func TestDisplayName(t *testing.T) {
 		})
 	}
 }
+
+// TestAllPermissionsIsEveryNamedBit: AllPermissions holds exactly the
+// bits that have a permission's name (none past them, bit 47 not).
+func TestAllPermissionsIsEveryNamedBit(t *testing.T) {
+	for n := range 64 {
+		bit := guildkit.Permissions(1) << n
+		named := !strings.HasPrefix(bit.String(), "1<<")
+		if named != guildkit.AllPermissions.Has(bit) {
+			t.Errorf("bit %d (%s): named %v, in AllPermissions %v", n, bit, named, guildkit.AllPermissions.Has(bit))
+		}
+	}
+	if guildkit.AllPermissions != 8866461766385663 {
+		t.Errorf("AllPermissions = %d, want 8866461766385663 (permissions.md §2)", guildkit.AllPermissions)
+	}
+}

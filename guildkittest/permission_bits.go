@@ -3,9 +3,8 @@ package guildkittest
 import "github.com/seed012df1e9/guildkit"
 
 // platformPermissions is every permission bit the reference platform
-// defines, those guildkit names: bits 0 to 46 and 48 to 52
-// (8,866,461,766,385,663 in all; permissions.md §2: bit 47 is the only
-// undocumented one). The owner of a guild and holders of
+// defines ([guildkit.AllPermissions]: bits 0 to 46 and 48 to 52,
+// 8,866,461,766,385,663 in all). The owner of a guild and holders of
 // ADMINISTRATOR get all of these and no more: the platform never sends
 // undefined bits, and a value with bit 63 set (all 64 bits,
 // 18446744073709551615) is one that discordgo and disgo read as a signed
@@ -13,4 +12,4 @@ import "github.com/seed012df1e9/guildkit"
 // carries it. Every permission value the server computes (a member's
 // permissions, an interaction's app_permissions, a guild's permissions in
 // List Current User Guilds) holds only these bits.
-const platformPermissions = guildkit.Permissions(1<<47 - 1 | 0x1F<<48)
+const platformPermissions = guildkit.AllPermissions

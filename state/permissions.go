@@ -7,11 +7,6 @@ import (
 	"github.com/seed012df1e9/guildkit"
 )
 
-// AllPermissions is what the owner of a guild and holders of ADMINISTRATOR
-// have: every documented permission bit OR-ed together (bits 0 to 46 and
-// 48 to 52, 8866461766385663).
-const AllPermissions guildkit.Permissions = 0x1F7FFFFFFFFFFF
-
 // timedOutKeeps is what a timed-out member keeps: VIEW_CHANNEL and
 // READ_MESSAGE_HISTORY.
 const timedOutKeeps = guildkit.PermissionViewChannel | guildkit.PermissionReadMessageHistory
@@ -61,7 +56,7 @@ func base(r Reader, guildID, userID Snowflake, st *staleness) (p guildkit.Permis
 	}
 	m, err = r.Member(guildID, userID)
 	if userID == g.OwnerID {
-		return AllPermissions, m, true, nil
+		return guildkit.AllPermissions, m, true, nil
 	}
 	if !st.ok(err) {
 		return 0, m, false, err
@@ -87,7 +82,7 @@ func base(r Reader, guildID, userID Snowflake, st *staleness) (p guildkit.Permis
 		p |= role.Permissions
 	}
 	if p.Has(guildkit.PermissionAdministrator) {
-		return AllPermissions, m, true, nil
+		return guildkit.AllPermissions, m, true, nil
 	}
 	return p, m, false, nil
 }

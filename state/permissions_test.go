@@ -134,11 +134,11 @@ var permissionCases = []permissionCase{
 	{name: "3 Bob in #staff: member deny last, no VIEW_CHANNEL", user: 12, channel: 301, raw: 92224, effective: 0},
 	{name: "3 Alice in #staff", user: 11, channel: 301, raw: 126016, effective: 126016},
 	{name: "4 Carol in #news: implicit denial of her role's bits", user: 13, channel: 302, raw: 246848, effective: 66624},
-	{name: "5 Dave in #staff: administrator", user: 14, channel: 301, raw: state.AllPermissions, effective: state.AllPermissions},
-	{name: "5 owner in #staff", user: 9, channel: 301, raw: state.AllPermissions, effective: state.AllPermissions},
-	{name: "5 Dave guild-level", user: 14, raw: state.AllPermissions, effective: state.AllPermissions},
+	{name: "5 Dave in #staff: administrator", user: 14, channel: 301, raw: guildkit.AllPermissions, effective: guildkit.AllPermissions},
+	{name: "5 owner in #staff", user: 9, channel: 301, raw: guildkit.AllPermissions, effective: guildkit.AllPermissions},
+	{name: "5 Dave guild-level", user: 14, raw: guildkit.AllPermissions, effective: guildkit.AllPermissions},
 	{name: "6 Alice timed out in #general", user: 11, channel: 300, timedOut: true, raw: 126016, effective: 66560},
-	{name: "6 Dave timed out: exempt", user: 14, channel: 300, timedOut: true, raw: state.AllPermissions, effective: state.AllPermissions},
+	{name: "6 Dave timed out: exempt", user: 14, channel: 300, timedOut: true, raw: guildkit.AllPermissions, effective: guildkit.AllPermissions},
 	{name: "6 Alice timeout in the past", user: 11, channel: 300, pastTO: true, raw: 126016, effective: 126016},
 	{name: "7 Alice in a thread of #general: no SEND_MESSAGES_IN_THREADS", user: 11, channel: 303, raw: 126016, effective: 126016},
 	{name: "7 with SEND_MESSAGES_IN_THREADS on @everyone", user: 11, channel: 303, everyoneInThreads: true,
@@ -324,22 +324,22 @@ func TestOwnerPermissionsMatchServer(t *testing.T) {
 		}
 	})
 	h.settle(g.ID)
-	if got := h.srv.Permissions(g.ID, owner); got != state.AllPermissions {
-		t.Errorf("server: the owner has %d, want ALL %d", got, state.AllPermissions)
+	if got := h.srv.Permissions(g.ID, owner); got != guildkit.AllPermissions {
+		t.Errorf("server: the owner has %d, want ALL %d", got, guildkit.AllPermissions)
 	}
-	if got := mustPerm(t)(h.cache.MemberPermissions(g.ID, owner)); got != state.AllPermissions {
-		t.Errorf("cache: MemberPermissions(owner) = %d, want ALL %d", got, state.AllPermissions)
+	if got := mustPerm(t)(h.cache.MemberPermissions(g.ID, owner)); got != guildkit.AllPermissions {
+		t.Errorf("cache: MemberPermissions(owner) = %d, want ALL %d", got, guildkit.AllPermissions)
 	}
-	if !state.AllPermissions.Has(guildkit.PermissionSetVoiceChannelStatus) || state.AllPermissions&(1<<47) != 0 {
-		t.Errorf("ALL = %d: want bit 48 and not bit 47", state.AllPermissions)
+	if !guildkit.AllPermissions.Has(guildkit.PermissionSetVoiceChannelStatus) || guildkit.AllPermissions&(1<<47) != 0 {
+		t.Errorf("ALL = %d: want bit 48 and not bit 47", guildkit.AllPermissions)
 	}
 	for _, ch := range chans {
 		raw, err := state.RawPermissionsIn(h.cache, ch.ID, owner)
 		if err != nil {
 			t.Fatalf("RawPermissionsIn: %v", err)
 		}
-		if want := h.srv.ChannelPermissions(ch.ID, owner); raw != want || raw != state.AllPermissions {
-			t.Errorf("RawPermissionsIn(%d, owner) = %d, server %d, want ALL %d", ch.ID, raw, want, state.AllPermissions)
+		if want := h.srv.ChannelPermissions(ch.ID, owner); raw != want || raw != guildkit.AllPermissions {
+			t.Errorf("RawPermissionsIn(%d, owner) = %d, server %d, want ALL %d", ch.ID, raw, want, guildkit.AllPermissions)
 		}
 	}
 }
