@@ -46,6 +46,9 @@ import (
 //	                                       (reconnect, invalid_session with "resumable", close with "code",
 //	                                       drop, withhold_acks, silence, request_heartbeat); no "session":
 //	                                       every connected one; answers once it is applied
+//	GET    /_guildkit/api/runtime          the process: goroutines, heap_alloc, heap_inuse, stack_inuse,
+//	                                       sys, heap_released, gc_cycles, rss (bytes; rss where /proc
+//	                                       gives it); ?gc=1 runs a garbage collection first
 //	GET    /_guildkit/api/                 this list, as JSON (the inspector page shows it too)
 //
 // The inspector page is at /_guildkit/. When the server has an admin token

@@ -51,6 +51,7 @@ var ControlRoutes = []ControlRoute{
 	{"GET", ControlPrefix + "api/gateway", "the gateway: its URLs, settings and identify counters, every session (shard, intents, library, compression, sequence, heartbeats) and notes on what bots did that the platform would punish"},
 	{"GET", ControlPrefix + "api/gateway/sessions/{id}/frames", "a session's frames in and out, decompressed, tokens redacted; dispatches it did not get marked \"not sent\""},
 	{"POST", ControlPrefix + "api/gateway/faults", `{"session": "...", "kind": "reconnect"}: inject a gateway fault (reconnect, invalid_session with "resumable", close with "code", drop, withhold_acks, silence, request_heartbeat); no session: every connected one`},
+	{"GET", ControlPrefix + "api/runtime", `the serving process: goroutines, heap_alloc, heap_inuse, stack_inuse, sys, heap_released, gc_cycles and rss (resident bytes, where /proc gives it); ?gc=1 collects garbage first`},
 }
 
 // controlExtraRoutes registers the control routes beyond state, logs,
@@ -61,6 +62,7 @@ func (s *Server) controlExtraRoutes(api func(pattern string, h func(w http.Respo
 	s.controlGatewayRoutes(api)
 	s.controlMessageRoutes(api)
 	s.controlSceneRoutes(api)
+	s.controlRuntimeRoutes(api)
 	api("GET {$}", func(w http.ResponseWriter, r *http.Request) { controlJSON(w, http.StatusOK, ControlRoutes) })
 	api("GET permissions", func(w http.ResponseWriter, r *http.Request) {
 		type bit struct {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -329,4 +330,54 @@ func TestControlRoutesListedOnce(t *testing.T) {
 		assert.False(t, seen[key], "%s is listed twice", key)
 		seen[key] = true
 	}
+}
+
+// TestControlRuntime reads the process's memory and goroutines over HTTP:
+// with the admin token only, after a collection with ?gc=1, and a clear
+// 400 for a gc value that is not a boolean.
+func TestControlRuntime(t *testing.T) {
+	t.Parallel()
+	srv := guildkittest.NewServer(t, guildkittest.WithAdminToken("adm"))
+	url := srv.URL + guildkittest.ControlPrefix + "api/runtime"
+	resp := plain(t, http.MethodGet, url, "", "", nil)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the admin token is needed")
+	resp = plain(t, http.MethodGet, url+"?gc=1", "Bearer wrong", "", nil)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+
+	type stats struct {
+		Goroutines   int     `json:"goroutines"`
+		HeapAlloc    uint64  `json:"heap_alloc"`
+		HeapInuse    uint64  `json:"heap_inuse"`
+		StackInuse   uint64  `json:"stack_inuse"`
+		Sys          uint64  `json:"sys"`
+		HeapReleased *uint64 `json:"heap_released"`
+		GCCycles     uint32  `json:"gc_cycles"`
+		RSS          *uint64 `json:"rss"`
+	}
+	var plainRead, collected stats
+	resp = plain(t, http.MethodGet, url, "Bearer adm", "", &plainRead)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	resp = plain(t, http.MethodGet, url+"?gc=1&token=adm", "", "", &collected)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Greater(t, collected.GCCycles, plainRead.GCCycles, "?gc=1 runs a collection first")
+	for _, s := range []stats{plainRead, collected} {
+		assert.Positive(t, s.Goroutines)
+		assert.Positive(t, s.HeapAlloc)
+		assert.GreaterOrEqual(t, s.HeapInuse, s.HeapAlloc/2)
+		assert.Positive(t, s.StackInuse)
+		assert.Greater(t, s.Sys, s.HeapInuse)
+		assert.NotNil(t, s.HeapReleased)
+		if runtime.GOOS == "linux" {
+			require.NotNil(t, s.RSS, "VmRSS of /proc/self/status")
+			assert.Greater(t, *s.RSS, uint64(1<<20))
+		}
+	}
+
+	var problem struct {
+		Error string `json:"error"`
+	}
+	resp = plain(t, http.MethodGet, url+"?gc=often", "Bearer adm", "", &problem)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, problem.Error, `gc: "often"`)
 }
