@@ -18,14 +18,14 @@ import (
 
 // buildEmulator builds the emulator's binary, as a user installs it, into
 // a temporary directory.
-func buildEmulator(t *testing.T) string {
-	t.Helper()
+func buildEmulator(tb testing.TB) string {
+	tb.Helper()
 	// The go command that runs this test, found as a user's shell finds it.
 	gobin, err := exec.LookPath("go")
-	require.NoError(t, err, "no go command on PATH")
-	bin := filepath.Join(t.TempDir(), "guildkit-emulator")
+	require.NoError(tb, err, "no go command on PATH")
+	bin := filepath.Join(tb.TempDir(), "guildkit-emulator")
 	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	require.NoError(tb, err, "go build: %s", out)
 	return bin
 }
 
