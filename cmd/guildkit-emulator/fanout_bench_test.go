@@ -440,7 +440,9 @@ func (h *fanOutHarness) read(s *fanOutSession, buf []byte) {
 	got := 0
 	for {
 		var err error
-		if buf, err = readMessage(h.ctx, s.ws, buf); err != nil {
+		// Without a deadline or cancellation to watch, a read costs the
+		// client less; close ends it by closing the connection.
+		if buf, err = readMessage(context.Background(), s.ws, buf); err != nil {
 			if h.ctx.Err() == nil {
 				h.sessionFailed(s, fmt.Errorf("session %d ended: %v", s.i, err))
 			}
@@ -579,18 +581,30 @@ func skipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for i++; i < len(b); i++ {
-			switch b[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
+		for i++; ; {
+			q := bytes.IndexByte(b[i:], '"')
+			if q < 0 {
+				return -1
+			}
+			i += q
+			escapes := 0
+			for j := i - 1; b[j] == '\\'; j-- {
+				escapes++
+			}
+			i++
+			if escapes%2 == 0 {
+				return i
 			}
 		}
-		return -1
 	case '{', '[':
 		depth := 0
 		for ; i < len(b); i++ {
+			for i < len(b) && !structural[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
 			switch b[i] {
 			case '{', '[':
 				depth++
@@ -619,6 +633,10 @@ func skipValue(b []byte, i int) int {
 		return i
 	}
 }
+
+// structural marks the bytes skipValue stops at inside an object or an
+// array.
+var structural = [256]bool{'{': true, '}': true, '[': true, ']': true, '"': true}
 
 // fanContent is how a fan event's content starts in its JSON.
 var fanContent = []byte(`"content":"fan `)
@@ -956,5 +974,41 @@ func TestFanOutHarness(t *testing.T) {
 	h.close()
 	if h.cmd.ProcessState == nil {
 		t.Error("the emulator was not waited for")
+	}
+}
+
+// TestScanFrame: the harness's reader finds op, t, s and d at the top
+// level whatever their order and whatever d holds (escaped quotes and
+// backslashes, nesting, members named like the top level's), and k in a
+// fan event's content.
+func TestScanFrame(t *testing.T) {
+	t.Parallel()
+	d := `{"id":"7","content":"fan 42","author":{"id":"1","username":"a \"q\" \\\\"},"t":"X","s":9,"embeds":[[],{"a":[1,{"b":"}]"}]}],"n":null}`
+	for _, payload := range []string{
+		`{"op":0,"t":"MESSAGE_CREATE","s":12,"d":` + d + `}`,
+		`{"d":` + d + `,"s":12,"t":"MESSAGE_CREATE","op":0}`,
+		" {\n \"t\" : \"MESSAGE_CREATE\" ,\t\"d\": " + d + ", \"op\": 0, \"s\": 12 }\n",
+	} {
+		f, ok := scanFrame([]byte(payload))
+		if !ok || f.op != 0 || string(f.t) != "MESSAGE_CREATE" || f.s != 12 || string(f.d) != d {
+			t.Errorf("%s: op %d t %q s %d d %s (ok %v)", payload, f.op, f.t, f.s, f.d, ok)
+		}
+		if k, ok := fanIndex(f.d); !ok || k != 42 {
+			t.Errorf("%s: k %d, %v", payload, k, ok)
+		}
+	}
+	f, ok := scanFrame([]byte(`{"op":11,"t":null,"s":null,"d":null}`))
+	if !ok || f.op != 11 || f.t != nil || f.s != 0 {
+		t.Errorf("HEARTBEAT_ACK: %+v %v", f, ok)
+	}
+	for _, bad := range []string{``, `[]`, `{"op":}`, `{"op":0`, `{"d":"unterminated}`, `{"d":{"a":[}`, `{op:0}`, `{"op":"0"}`} {
+		if _, ok := scanFrame([]byte(bad)); ok {
+			t.Errorf("%q: read as a frame", bad)
+		}
+	}
+	for _, d := range []string{`{"content":"fan "}`, `{"content":"fan 3x"}`, `{"content":"fans 3"}`, `{"content":"fan 3`} {
+		if k, ok := fanIndex([]byte(d)); ok {
+			t.Errorf("%s: k %d", d, k)
+		}
 	}
 }
