@@ -852,8 +852,10 @@ func fanOutSettle(tb testing.TB) time.Duration {
 //	rss-idle-MB             its resident memory with every session connected, before any burst
 //	rss-after-burst-MB      its resident memory as the burst ends
 //	rss-settled-MB          its resident memory after GUILDKIT_FANOUT_SETTLE (default 60s) of
-//	                        heartbeats, and rss-settled/idle its ratio to rss-idle-MB;
-//	                        settled-heap-inuse-MB and settled-goroutines beside it (no collection forced)
+//	                        heartbeats, and rss-settled/idle its ratio to rss-idle-MB; beside them
+//	                        the runtime's view then (no collection forced): settled-heap-inuse-MB,
+//	                        settled-heap-released-MB, settled-sys-MB, settled-goroutines;
+//	                        settle-s is the settle period
 //	load-avg                the machine's 1-minute load average as the burst ends
 //
 // The sub-benchmarks are sessions=1000 and sessions=10000, or the counts
@@ -891,12 +893,16 @@ func BenchmarkFanOut(b *testing.B) {
 			if sb.N == 1 && benchtime() != "1x" {
 				return // the testing package's first run of 1: the real run follows
 			}
-			h.settle(sb, fanOutSettle(sb))
+			settle := fanOutSettle(sb)
+			h.settle(sb, settle)
 			settled := procstat.Resident(h.cmd.Process.Pid)
 			rt := h.runtime(sb, false)
 			sb.ReportMetric(mb(settled), "rss-settled-MB")
 			sb.ReportMetric(float64(settled)/float64(h.idleRSS), "rss-settled/idle")
+			sb.ReportMetric(settle.Seconds(), "settle-s")
 			sb.ReportMetric(mb(rt.HeapInuse), "settled-heap-inuse-MB")
+			sb.ReportMetric(mb(rt.HeapReleased), "settled-heap-released-MB")
+			sb.ReportMetric(mb(rt.Sys), "settled-sys-MB")
 			sb.ReportMetric(float64(rt.Goroutines), "settled-goroutines")
 		})
 		if h != nil {
