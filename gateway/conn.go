@@ -102,14 +102,16 @@ func receive(ctx context.Context, ws *websocket.Conn, mr *messageReader, z *zlib
 
 // readMessage decodes one gateway message.
 func readMessage(msg []byte) inbound {
-	f, err := decodeFrame(msg)
+	f, ev, err := decodeFrame(msg)
 	if err != nil {
 		return inbound{skip: err}
 	}
-	m := inbound{f: f}
+	m := inbound{f: f, ev: ev}
 	switch f.Op {
 	case OpDispatch:
-		m.ev, m.decodeErr = decodeEvent(f.T, f.D)
+		if m.ev == nil { // not decoded with the frame
+			m.ev, m.decodeErr = decodeEvent(f.T, f.D)
+		}
 		if m.decodeErr == nil && m.ev == nil {
 			m.decodeErr = errors.New("no event")
 		}

@@ -28,6 +28,17 @@ type eventDecoder func(data []byte) (Event, error)
 // eventDecoders maps each typed event's name to its decoder.
 var eventDecoders = map[string]eventDecoder{}
 
+// eventDecoderAt decodes, by the SDK's decoder, an event's data that starts
+// at b[i] inside a message's object, where it lies, and returns the index
+// after it; ok is false where the decoder declines (data that is not JSON,
+// or does not fit the type), and the caller then decodes the data with
+// decodeEvent, for its result or its error.
+type eventDecoderAt func(b []byte, i int) (ev Event, end int, ok bool)
+
+// eventDecodersAt maps the name of each event whose type the SDK's decoder
+// reads to its eventDecoderAt.
+var eventDecodersAt = map[string]eventDecoderAt{}
+
 func init() {
 	for _, add := range []func(){
 		decodes[Ready], decodes[Resumed], decodes[RateLimited],
@@ -55,16 +66,31 @@ func decodes[T any, P interface {
 	*T
 	Event
 }]() {
-	eventDecoders[P(nil).EventName()] = func(data []byte) (Event, error) {
+	name := P(nil).EventName()
+	eventDecoders[name] = func(data []byte) (Event, error) {
 		p := P(new(T))
 		if err := decodeValue(data, p); err != nil {
 			return nil, err
 		}
-		if f, ok := any(p).(interface{ fill() }); ok {
-			f.fill()
-		}
-		return p, nil
+		return filled(p), nil
 	}
+	eventDecodersAt[name] = func(b []byte, i int) (Event, int, bool) {
+		p := P(new(T))
+		end, ok := jsondec.DecodeAt(b, i, 1, p) // d is inside the message's object
+		if !ok {
+			return nil, 0, false
+		}
+		return filled(p), end, true
+	}
+}
+
+// filled returns e, with what the platform leaves out filled in where its
+// type does that.
+func filled(e Event) Event {
+	if f, ok := e.(interface{ fill() }); ok {
+		f.fill()
+	}
+	return e
 }
 
 // decodeEvent decodes data, the d of a dispatch named name, into its typed

@@ -10,14 +10,14 @@ import (
 
 func TestDecodeFrame(t *testing.T) {
 	t.Parallel()
-	f, err := decodeFrame([]byte(`{"op":0,"d":{"a":1},"s":42,"t":"GUILD_CREATE"}`))
+	f, _, err := decodeFrame([]byte(`{"op":0,"d":{"a":1},"s":42,"t":"GUILD_CREATE"}`))
 	require.NoError(t, err)
 	assert.Equal(t, frame{Op: OpDispatch, D: []byte(`{"a":1}`), S: 42, T: "GUILD_CREATE"}, f)
-	f, err = decodeFrame([]byte(`{"op":1,"d":null,"s":null,"t":null}`))
+	f, _, err = decodeFrame([]byte(`{"op":1,"d":null,"s":null,"t":null}`))
 	require.NoError(t, err)
 	assert.Equal(t, frame{Op: OpHeartbeat}, f)
 	for _, bad := range []string{``, `[]`, `{"d":1}`, `{"op":0,"d":{}}`, `{"op":0,"s":-1,"t":"X"}`, `{"op":0,"s":"1","t":"X"}`, `{"op":"0"}`} {
-		_, err := decodeFrame([]byte(bad))
+		_, _, err := decodeFrame([]byte(bad))
 		assert.Error(t, err, "%s", bad)
 	}
 	m := readMessage([]byte(`{"op":10,"d":{"heartbeat_interval":41250}}`))

@@ -107,13 +107,16 @@ type rawFrame struct {
 
 var errNoOp = errors.New("gateway: payload without op")
 
-// decodeFrame parses one gateway message. It never panics; a message that
-// is not a payload is an error the caller logs and skips.
-func decodeFrame(b []byte) (frame, error) {
-	if f, ok := scanFrame(b); ok {
-		return f, nil
+// decodeFrame parses one gateway message, and with it, where scanFrame
+// can, a dispatch's event (nil when the caller is to decode d). It never
+// panics; a message that is not a payload is an error the caller logs and
+// skips.
+func decodeFrame(b []byte) (frame, Event, error) {
+	if f, ev, ok := scanFrame(b); ok {
+		return f, ev, nil
 	}
-	return decodeFrameJSON(b)
+	f, err := decodeFrameJSON(b)
+	return f, nil, err
 }
 
 // decodeFrameJSON is decodeFrame by encoding/json, for what scanFrame

@@ -81,21 +81,34 @@ import (
 // the caller decodes data with encoding/json. The result does not refer to
 // data.
 func Decode(data []byte, v any) bool {
+	end, ok := DecodeAt(data, jsonscan.SkipSpace(data, 0), 0, v)
+	if ok && jsonscan.SkipSpace(data, end) != len(data) {
+		reflect.ValueOf(v).Elem().SetZero()
+		return false
+	}
+	return ok
+}
+
+// DecodeAt is Decode of the JSON value that starts at data[i], inside depth
+// open arrays and objects of data (which count toward the nesting bound),
+// with whatever follows it left unread: it returns the index after the
+// value. A caller that reads data around the value (the gateway, its
+// frame) decodes the value where it lies, in the same pass, instead of
+// checking it first and decoding it after. When ok is false, v is left zero
+// and end is 0.
+func DecodeAt(data []byte, i, depth int, v any) (end int, ok bool) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return false
+		return 0, false
 	}
-	d := decoder{b: data}
+	d := decoder{b: data, depth: depth}
 	d.slabs = d.firstSlabs[:0]
-	end, err := d.value(d.ws(0), rv.Elem(), codecOf(rv.Type().Elem()))
-	if err == nil && d.ws(end) != len(data) {
-		err = errMismatch
-	}
+	end, err := d.value(i, rv.Elem(), codecOf(rv.Type().Elem()))
 	if err != nil {
 		rv.Elem().SetZero()
-		return false
+		return 0, false
 	}
-	return true
+	return end, true
 }
 
 // errMismatch makes Decode decline, so that encoding/json decodes the input.
