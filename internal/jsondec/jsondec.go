@@ -9,8 +9,13 @@
 // jsonscan.AppendUnquoted); the values pointer fields point
 // to come from one slab per type and call, and []Snowflake fields from one
 // slab, so a list of a thousand members costs about a hundred allocations
-// instead of tens of thousands. Nothing of the result refers to the input,
-// which the caller may reuse once Decode returns.
+// instead of tens of thousands. An array's elements are read as they come
+// into room kept between calls (a pool, per element type) and copied into a
+// slice of their number at the array's end, so that no array is walked
+// first to count its elements (only one whose elements take more than
+// 256 KiB is). Nothing of the result refers to the input, which the caller
+// may reuse once Decode returns; [DecodeAt] decodes a value where it lies
+// in a larger input (the gateway's frame), in the caller's pass.
 //
 // Types with their own UnmarshalJSON that answers hold are decoded here
 // without it, with the same result: wire.Opt (null, or any value this
@@ -104,6 +109,9 @@ func DecodeAt(data []byte, i, depth int, v any) (end int, ok bool) {
 	d := decoder{b: data, depth: depth}
 	d.slabs = d.firstSlabs[:0]
 	end, err := d.value(i, rv.Elem(), codecOf(rv.Type().Elem()))
+	if d.scratch != nil {
+		d.scratch.release()
+	}
 	if err != nil {
 		rv.Elem().SetZero()
 		return 0, false
@@ -389,6 +397,7 @@ type decoder struct {
 	snowflakeSlab int              // the size of the last snowflake slab
 	keyAt         int              // where the key of the member being read starts
 	key           []byte           // the last escaped key, unquoted
+	scratch       *scratchSet      // taken from scratchPool at the first array that needs it
 }
 
 // text returns b as a string, copied into the call's current string
@@ -495,10 +504,6 @@ func (d *decoder) skip(i int) (int, error) {
 	end, err := jsonscan.SkipValue(d.b, i, d.depth)
 	return end, mismatch(err)
 }
-
-// count returns the number of elements of the array that starts at i,
-// without checking them: reading them does.
-func (d *decoder) count(i int) int { return jsonscan.CountElements(d.b, i) }
 
 // mismatch turns the scanner's error into errMismatch.
 func mismatch(err error) error {
@@ -814,31 +819,191 @@ func setNumber(v reflect.Value, k kind, raw []byte) error {
 	return nil
 }
 
-// slice reads the JSON array that starts at i into the slice v.
+// slice reads the JSON array that starts at i into the slice v, in one
+// pass: the elements are read as they come into room that grows (the
+// call's snowflake slab, or the scratch of their type), then the slice is
+// made of their number, so that the array is not walked first to count
+// them.
 func (d *decoder) slice(i int, v reflect.Value, c *codec) (int, error) {
 	if d.b[i] != '[' {
 		return 0, errMismatch
 	}
-	n := d.count(i)
-	switch p, ok := v.Addr().Interface().(*[]wire.Snowflake); {
-	case n == 0:
+	if j := d.ws(i + 1); j < len(d.b) && d.b[j] == ']' {
 		v.Set(c.empty) // [] is an empty slice, not nil
-	case ok:
-		*p = d.takeSnowflakes(n) // role lists and the like: one slab for all
-	default:
-		// Grown in place: the field itself takes the new array, so no
-		// slice header is allocated beside it.
-		v.SetLen(0)
-		v.Grow(n)
-		v.SetLen(n)
+		return j + 1, d.enter()
 	}
-	return d.elements(i, func(k, at int) (int, error) {
-		if k >= n {
-			return 0, errMismatch
+	if p, ok := v.Addr().Interface().(*[]wire.Snowflake); ok {
+		return d.snowflakeSlice(i, p, c)
+	}
+	if d.scratch == nil {
+		d.scratch, _ = scratchPool.Get().(*scratchSet)
+		if d.scratch == nil {
+			d.scratch = new(scratchSet)
 		}
-		return d.value(at, v.Index(k), c.elem)
+	}
+	sc := d.scratch.of(c.elem, v.Type().Elem())
+	if sc == nil || v.Cap() > 0 {
+		// An array of the same type holds this one, or the member came
+		// twice: read into v, growing, as encoding/json does (into the
+		// elements v has, which it merges into).
+		n := 0
+		end, err := d.elements(i, func(k, at int) (int, error) {
+			if k >= v.Cap() {
+				v.Grow(1)
+			}
+			if k >= v.Len() {
+				v.SetLen(k + 1)
+			}
+			n = k + 1
+			return d.value(at, v.Index(k), c.elem)
+		})
+		v.SetLen(n)
+		return end, err
+	}
+	sc.busy = true
+	n, direct := 0, false
+	end, err := d.elements(i, func(k, at int) (int, error) {
+		n = k + 1
+		if !direct && !sc.room(n) {
+			// More than the scratch holds: the array is counted (only
+			// arrays this long are) and the rest read into v directly.
+			total := jsonscan.CountElements(d.b, i)
+			if total < n {
+				return 0, errMismatch
+			}
+			makeLen(v, total)
+			reflect.Copy(v, sc.buf.Slice(0, k))
+			sc.clear(k)
+			direct = true
+		}
+		if direct {
+			if k >= v.Len() {
+				return 0, errMismatch
+			}
+			return d.value(at, v.Index(k), c.elem)
+		}
+		return d.value(at, sc.buf.Index(k), c.elem)
 	})
+	if direct {
+		return end, err
+	}
+	if err == nil {
+		makeLen(v, n)
+		reflect.Copy(v, sc.buf)
+	}
+	sc.clear(n)
+	return end, err
 }
+
+// makeLen makes v, a nil slice, n zero elements long. It is grown in place:
+// the field itself takes the new array, so no slice header is allocated
+// beside it.
+func makeLen(v reflect.Value, n int) {
+	v.Grow(n)
+	v.SetLen(n)
+}
+
+// enter checks that one more array or object fits within the nesting
+// bound, as elements would.
+func (d *decoder) enter() error {
+	if d.depth+1 > jsonscan.MaxDepth {
+		return errMismatch
+	}
+	return nil
+}
+
+// snowflakeSlice reads the array that starts at i into *p: role lists and
+// the like, read into the call's snowflake slab, one for all.
+func (d *decoder) snowflakeSlice(i int, p *[]wire.Snowflake, c *codec) (int, error) {
+	s := d.snowflakes[:0]
+	end, err := d.elements(i, func(k, at int) (int, error) {
+		if k == len(d.snowflakes) {
+			// The slab is used up: a new one, the elements read so far
+			// moved to its start.
+			d.snowflakeSlab = min(max(2*(k+1), 2*d.snowflakeSlab, 16), max(2*(k+1), slabBytes/8))
+			d.snowflakes = make([]wire.Snowflake, d.snowflakeSlab)
+			copy(d.snowflakes, s)
+		}
+		s = d.snowflakes[:k+1]
+		return d.value(at, reflect.ValueOf(&s[k]).Elem(), c.elem)
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := len(s)
+	*p = s[:n:n] // capped, so that appending to it never reaches into a neighbour
+	d.snowflakes = d.snowflakes[n:]
+	return end, nil
+}
+
+// scratchSet holds, per element type, the room the arrays of that type are
+// read into before they are copied into a slice of their length. Pooled,
+// so that reading an array costs one allocation, its slice, once warm.
+type scratchSet struct {
+	list []scratch
+}
+
+var scratchPool sync.Pool // *scratchSet, every scratch zero and not busy
+
+// scratch is the room of one element type.
+type scratch struct {
+	c    *codec
+	t    reflect.Type
+	buf  reflect.Value // a slice of t, zero beyond what the array being read holds
+	busy bool          // an array is being read into buf
+}
+
+// maxScratchBytes bounds the room of one element type: an array whose
+// elements take more is counted before it is read, as every array was.
+const maxScratchBytes = 256 << 10
+
+// of returns the scratch of the elements whose codec is c, of type t, or
+// nil when it is busy (an array of t within an array of t).
+func (s *scratchSet) of(c *codec, t reflect.Type) *scratch {
+	for i := range s.list {
+		if sc := &s.list[i]; sc.c == c {
+			if sc.busy {
+				return nil
+			}
+			return sc
+		}
+	}
+	s.list = append(s.list, scratch{c: c, t: t})
+	return &s.list[len(s.list)-1]
+}
+
+// room makes buf hold at least n elements, keeping those it holds, or
+// reports false when that would take it past maxScratchBytes.
+func (sc *scratch) room(n int) bool {
+	size := 4
+	if sc.buf.IsValid() {
+		if sc.buf.Len() >= n {
+			return true
+		}
+		size = 2 * sc.buf.Len()
+	}
+	if size*int(sc.t.Size()) > maxScratchBytes && size > 4 {
+		return false
+	}
+	buf := reflect.MakeSlice(reflect.SliceOf(sc.t), size, size)
+	if sc.buf.IsValid() {
+		reflect.Copy(buf, sc.buf)
+	}
+	sc.buf = buf
+	return true
+}
+
+// clear zeroes the first n elements of buf, those an array was read into,
+// and makes the scratch free again.
+func (sc *scratch) clear(n int) {
+	for k := range n {
+		sc.buf.Index(k).SetZero()
+	}
+	sc.busy = false
+}
+
+// release puts s back in the pool.
+func (s *scratchSet) release() { scratchPool.Put(s) }
 
 // field returns the field key names: an exact match first, else one that
 // matches case-insensitively, as encoding/json chooses.

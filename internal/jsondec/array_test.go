@@ -1,0 +1,78 @@
+package jsondec_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
+	"github.com/seed012df1e9/guildkit/wire"
+)
+
+// Arrays are read in one pass, into room that grows, and decode as
+// encoding/json decodes them: a member that comes twice merges into the
+// elements it set, an array of a type within an array of that type, arrays
+// past the room kept between calls, and a call that fails leaves nothing
+// behind for the next.
+
+type node struct {
+	Name     string           `json:"name"`
+	IDs      []wire.Snowflake `json:"ids"`
+	Children []node           `json:"children"`
+	Tags     []tag            `json:"tags"`
+}
+
+type tag struct {
+	Key   string `json:"key"`
+	Value *int   `json:"value"`
+}
+
+func TestArraysDecodeAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	long := func(elem string, n int) string { return "[" + strings.Repeat(elem+",", n-1) + elem + "]" }
+	inputs := []string{
+		`{"tags":[{"key":"a"},{"key":"b","value":1}],"ids":["1","2","3"]}`,
+		`{"tags":[{"key":"a"},{"key":"b"}],"tags":[{"value":2}]}`,
+		`{"tags":[{"key":"a"}],"tags":[{"value":2},{"key":"c"},{"key":"d"}]}`,
+		`{"ids":["1","2"],"ids":["3"]}`,
+		`{"tags":[],"ids":[],"children":[]}`,
+		`{"children":[{"name":"a","children":[{"name":"b","children":[{"name":"c"}]},{"name":"d"}],"tags":[{"key":"x"}]},{"name":"e"}]}`,
+		`{"tags":` + long(`{"key":"k","value":7}`, 20000) + `,"ids":` + long(`"18446744073709551615"`, 5000) + `}`,
+		`{"children":` + long(`{"name":"n","ids":["1"],"tags":[{"key":"t"}]}`, 9000) + `}`,
+		`{"tags":[{"key":"a"},{"key":1}]}`,
+		`{"tags":[{"key":"a"},{"key":"b"}`,
+		`{"ids":["1","x"]}`,
+		`{"children":[{"tags":[{"key":"a"}]},{"tags":[{"key":"b"},` + strings.Repeat(`[`, 10001) + `]}]}`,
+	}
+	for _, in := range inputs {
+		for _, v := range []any{node{}, []node{}} {
+			typ := reflect.TypeOf(v)
+			fast, ref := reflect.New(typ), reflect.New(typ)
+			ok := jsondec.Decode([]byte(in), fast.Interface())
+			errRef := json.Unmarshal([]byte(in), ref.Interface())
+			if ok {
+				require.NoError(t, errRef, "%s %.80s: jsondec accepted what encoding/json refuses", typ, in)
+				assert.Equal(t, ref.Interface(), fast.Interface(), "%s %.80s", typ, in)
+			} else {
+				assert.True(t, fast.Elem().IsZero(), "%s %.80s: declined but not zero", typ, in)
+			}
+		}
+		// The next call starts from clean room: its elements are only
+		// what its input sets.
+		var n node
+		require.True(t, jsondec.Decode([]byte(`{"tags":[{},{}],"children":[{},{}]}`), &n))
+		assert.Equal(t, node{Tags: []tag{{}, {}}, Children: []node{{}, {}}}, n, "after %.80s", in)
+	}
+}
+
+func TestArrayIsItsLength(t *testing.T) {
+	t.Parallel()
+	var n node
+	require.True(t, jsondec.Decode([]byte(`{"tags":[{"key":"a"},{"key":"b"},{"key":"c"}],"ids":["1","2","3","4","5"]}`), &n))
+	assert.Equal(t, 3, cap(n.Tags), "the slice is made of the array's length")
+	assert.Equal(t, 5, cap(n.IDs))
+}
