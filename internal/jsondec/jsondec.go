@@ -10,7 +10,7 @@
 // to come from one slab per type and call, and []Snowflake fields from one
 // slab, so a list of a thousand members costs about a hundred allocations
 // instead of tens of thousands. An array's elements are read as they come
-// into room kept between calls (a pool, per element type) and copied into a
+// into room kept between calls (per element type) and copied into a
 // slice of their number at the array's end, so that no array is walked
 // first to count its elements (only one whose elements take more than
 // 256 KiB is). Nothing of the result refers to the input, which the caller
@@ -836,10 +836,7 @@ func (d *decoder) slice(i int, v reflect.Value, c *codec) (int, error) {
 		return d.snowflakeSlice(i, p, c)
 	}
 	if d.scratch == nil {
-		d.scratch, _ = scratchPool.Get().(*scratchSet)
-		if d.scratch == nil {
-			d.scratch = new(scratchSet)
-		}
+		d.scratch = takeScratch()
 	}
 	sc := d.scratch.of(c.elem, v.Type().Elem())
 	if sc == nil || v.Cap() > 0 {
@@ -937,13 +934,41 @@ func (d *decoder) snowflakeSlice(i int, p *[]wire.Snowflake, c *codec) (int, err
 }
 
 // scratchSet holds, per element type, the room the arrays of that type are
-// read into before they are copied into a slice of their length. Pooled,
-// so that reading an array costs one allocation, its slice, once warm.
+// read into before they are copied into a slice of their length. Kept
+// between calls, so that reading an array costs one allocation, its slice,
+// once warm.
 type scratchSet struct {
 	list []scratch
 }
 
-var scratchPool sync.Pool // *scratchSet, every scratch zero and not busy
+// freeScratch holds the scratch sets no call uses, every scratch zero and
+// not busy: at most maxFreeScratch, each keeping at most maxKeptScratch
+// bytes of room. A list rather than a sync.Pool, so that what a call
+// allocates does not depend on the pool's choices (under the race detector
+// a Pool drops what it is given at random, and the allocation bounds the
+// tests check would not hold).
+var freeScratch struct {
+	sync.Mutex
+	sets []*scratchSet
+}
+
+const (
+	maxFreeScratch = 4
+	maxKeptScratch = 1 << 20
+)
+
+// takeScratch returns a free scratch set, or a new one.
+func takeScratch() *scratchSet {
+	freeScratch.Lock()
+	defer freeScratch.Unlock()
+	if n := len(freeScratch.sets); n > 0 {
+		s := freeScratch.sets[n-1]
+		freeScratch.sets[n-1] = nil
+		freeScratch.sets = freeScratch.sets[:n-1]
+		return s
+	}
+	return new(scratchSet)
+}
 
 // scratch is the room of one element type.
 type scratch struct {
@@ -1002,8 +1027,25 @@ func (sc *scratch) clear(n int) {
 	sc.busy = false
 }
 
-// release puts s back in the pool.
-func (s *scratchSet) release() { scratchPool.Put(s) }
+// release gives s back for the next call, keeping at most maxKeptScratch
+// bytes of its room.
+func (s *scratchSet) release() {
+	kept := 0
+	for i := range s.list {
+		if sc := &s.list[i]; sc.buf.IsValid() {
+			if size := sc.buf.Len() * int(sc.t.Size()); kept+size <= maxKeptScratch {
+				kept += size
+			} else {
+				sc.buf = reflect.Value{}
+			}
+		}
+	}
+	freeScratch.Lock()
+	defer freeScratch.Unlock()
+	if len(freeScratch.sets) < maxFreeScratch {
+		freeScratch.sets = append(freeScratch.sets, s)
+	}
+}
 
 // field returns the field key names: an exact match first, else one that
 // matches case-insensitively, as encoding/json chooses.
