@@ -76,3 +76,31 @@ func TestArrayIsItsLength(t *testing.T) {
 	assert.Equal(t, 3, cap(n.Tags), "the slice is made of the array's length")
 	assert.Equal(t, 5, cap(n.IDs))
 }
+
+type shelf struct {
+	Boxes []box `json:"boxes"`
+}
+
+type box struct {
+	Name  string `json:"name"`
+	Items []item `json:"items"`
+}
+
+type item struct {
+	N int `json:"n"`
+}
+
+// TestArrayRoomSurvivesNewTypes: an array read while an array within it
+// meets a type the room has not seen yet leaves its room free for the
+// next call, which reads its array into a slice of its length again.
+// Not parallel: the calls share the room kept between them.
+func TestArrayRoomSurvivesNewTypes(t *testing.T) {
+	in := []byte(`{"boxes":[{"name":"a","items":[{"n":1}]},{"items":[{"n":2},{"n":3}]},{"name":"c"}]}`)
+	for range 3 {
+		var s shelf
+		require.True(t, jsondec.Decode(in, &s))
+		require.Len(t, s.Boxes, 3)
+		assert.Equal(t, 3, cap(s.Boxes))
+		assert.Equal(t, []item{{2}, {3}}, s.Boxes[1].Items)
+	}
+}

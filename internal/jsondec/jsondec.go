@@ -938,7 +938,7 @@ func (d *decoder) snowflakeSlice(i int, p *[]wire.Snowflake, c *codec) (int, err
 // between calls, so that reading an array costs one allocation, its slice,
 // once warm.
 type scratchSet struct {
-	list []scratch
+	list []*scratch // pointers: a scratch in use stays where it is as the list grows
 }
 
 // freeScratch holds the scratch sets no call uses, every scratch zero and
@@ -985,16 +985,17 @@ const maxScratchBytes = 256 << 10
 // of returns the scratch of the elements whose codec is c, of type t, or
 // nil when it is busy (an array of t within an array of t).
 func (s *scratchSet) of(c *codec, t reflect.Type) *scratch {
-	for i := range s.list {
-		if sc := &s.list[i]; sc.c == c {
+	for _, sc := range s.list {
+		if sc.c == c {
 			if sc.busy {
 				return nil
 			}
 			return sc
 		}
 	}
-	s.list = append(s.list, scratch{c: c, t: t})
-	return &s.list[len(s.list)-1]
+	sc := &scratch{c: c, t: t}
+	s.list = append(s.list, sc)
+	return sc
 }
 
 // room makes buf hold at least n elements, keeping those it holds, or
@@ -1031,8 +1032,8 @@ func (sc *scratch) clear(n int) {
 // bytes of its room.
 func (s *scratchSet) release() {
 	kept := 0
-	for i := range s.list {
-		if sc := &s.list[i]; sc.buf.IsValid() {
+	for _, sc := range s.list {
+		if sc.buf.IsValid() {
 			if size := sc.buf.Len() * int(sc.t.Size()); kept+size <= maxKeptScratch {
 				kept += size
 			} else {
