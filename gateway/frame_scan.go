@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"strconv"
 
@@ -188,8 +187,6 @@ func tailName(b []byte) string {
 	}
 	return eventNames[string(name)]
 }
-
-var errDecline = errors.New("decline")
 
 // eventNames holds the name of every event of §5's table and every typed
 // event (decode.go's init adds those), to give scanFrame's t without

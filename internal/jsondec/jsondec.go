@@ -435,18 +435,6 @@ func (d *decoder) unquoted(b []byte) string {
 // slabBytes bounds the size of a slab or a string chunk.
 const slabBytes = 16 << 10
 
-// takeSnowflakes returns n zero snowflakes from the call's slab, capped at n so
-// that appending to them never reaches into a neighbour.
-func (d *decoder) takeSnowflakes(n int) []wire.Snowflake {
-	if len(d.snowflakes) < n {
-		d.snowflakeSlab = min(max(n, 2*d.snowflakeSlab, 16), max(n, slabBytes/8))
-		d.snowflakes = make([]wire.Snowflake, d.snowflakeSlab)
-	}
-	s := d.snowflakes[:n:n]
-	d.snowflakes = d.snowflakes[n:]
-	return s
-}
-
 // slab hands out the values pointer fields of one type point to.
 type slab struct {
 	t     reflect.Type
