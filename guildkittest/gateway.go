@@ -62,19 +62,28 @@ type GatewaySettings struct {
 	// record and payload), the oldest frames dropped first: 64 KiB. A
 	// burst of big dispatches then costs a session no more than this.
 	FrameLogBytes int
+	// FrameLogTotalBytes bounds the logs of all sessions together: each
+	// session's log keeps at most this divided by the sessions open (and
+	// at most FrameLogBytes), and a payload bigger than an eighth of that
+	// share is logged by its size only: 4 MiB. A few sessions keep long
+	// logs, READY and GUILD_CREATE included; a thousand keep their last
+	// 4 KiB each (payloads of at most 512 bytes shown); and the logs of a
+	// server that many bots use stay within a few megabytes, bursts or not.
+	FrameLogTotalBytes int
 }
 
 // DefaultGatewaySettings are the settings a server starts with.
 var DefaultGatewaySettings = GatewaySettings{
-	HeartbeatInterval: 41250 * time.Millisecond,
-	ResumeWindow:      3 * time.Minute,
-	MaxConcurrency:    1,
-	SessionStartTotal: 1000,
-	SendLimit:         120,
-	GuildsPerShard:    2500,
-	QueueLimit:        10000,
-	FrameLogSize:      256,
-	FrameLogBytes:     64 << 10,
+	HeartbeatInterval:  41250 * time.Millisecond,
+	ResumeWindow:       3 * time.Minute,
+	MaxConcurrency:     1,
+	SessionStartTotal:  1000,
+	SendLimit:          120,
+	GuildsPerShard:     2500,
+	QueueLimit:         10000,
+	FrameLogSize:       256,
+	FrameLogBytes:      64 << 10,
+	FrameLogTotalBytes: 4 << 20,
 }
 
 // withDefaults fills the zero (or negative) fields of g from
@@ -90,6 +99,7 @@ func (g GatewaySettings) withDefaults() GatewaySettings {
 	positiveOr(&g.QueueLimit, d.QueueLimit)
 	positiveOr(&g.FrameLogSize, d.FrameLogSize)
 	positiveOr(&g.FrameLogBytes, d.FrameLogBytes)
+	positiveOr(&g.FrameLogTotalBytes, d.FrameLogTotalBytes)
 	return g
 }
 
@@ -102,7 +112,10 @@ func positiveOr[T int | time.Duration](v *T, def T) {
 
 // WithGateway sets the gateway's settings; zero fields keep their defaults.
 func WithGateway(g GatewaySettings) Option {
-	return func(s *Server) { s.gw.settings = g.withDefaults() }
+	return func(s *Server) {
+		s.gw.settings = g.withDefaults()
+		s.gw.setLogShareLocked()
+	}
 }
 
 // GatewaySettings returns the gateway's settings.
@@ -123,6 +136,7 @@ func (s *Server) SetGatewaySettings(g GatewaySettings) {
 	s.gw.mu.Lock()
 	defer s.gw.mu.Unlock()
 	s.gw.settings = g.withDefaults()
+	s.gw.setLogShareLocked()
 	s.enforceShardLimitLocked()
 }
 
@@ -185,21 +199,25 @@ func applicationFlags(approved uint64) int {
 // budget, the resume listener. Its mu may be taken while holding s.mu,
 // never the other way round, and is never held across network I/O.
 type gatewayHub struct {
-	mu          sync.Mutex
-	settings    GatewaySettings
-	approved    uint64
-	approvedSet bool
-	sessions    map[string]*gwSession
-	conns       map[*gwConn]struct{}
-	idents      identifyLedger
-	wholeList   map[guildkit.Snowflake]time.Time // last whole-list op 8 per guild
-	closed      bool
+	mu           sync.Mutex
+	settings     GatewaySettings
+	approved     uint64
+	approvedSet  bool
+	sessions     map[string]*gwSession
+	logShare     int // each session's share of FrameLogTotalBytes
+	logTrimmedAt int // logShare when the logs were last trimmed to it
+	conns        map[*gwConn]struct{}
+	idents       identifyLedger
+	wholeList    map[guildkit.Snowflake]time.Time // last whole-list op 8 per guild
+	closed       bool
 
 	invalidSessions int                   // INVALID_SESSIONs sent
 	ended           map[string]*gwSession // recently ended sessions, still listed
 	endedOrder      []string
 
 	wg sync.WaitGroup // connection goroutines
+
+	takeMu sync.Mutex // orders the takeovers of two connections resuming each other's sessions
 
 	resumeOnce sync.Once
 	resumeURL  string // "ws://127.0.0.1:port"; "" when it could not listen
@@ -218,6 +236,7 @@ func (h *gatewayHub) approvedLocked() uint64 {
 func (s *Server) initGateway() {
 	s.gw.settings = DefaultGatewaySettings
 	s.gw.sessions = make(map[string]*gwSession)
+	s.gw.setLogShareLocked()
 	s.gw.conns = make(map[*gwConn]struct{})
 	s.gw.wholeList = make(map[guildkit.Snowflake]time.Time)
 }
@@ -422,7 +441,14 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL 
 		url = "resume"
 	}
 	c := newGatewayConn(s, ws, cw.conn, version, compress, url, r.RemoteAddr)
-	c.run()
+	// The handler returns at once: the connection, hijacked, is the
+	// gateway's, and the HTTP server's request, buffers and grown stack
+	// are let go instead of being kept for the connection's life.
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		c.run()
+	}()
 }
 
 // closeGateway ends every connection and the resume listener; Close calls

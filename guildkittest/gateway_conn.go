@@ -41,11 +41,17 @@ type gwIn struct {
 type gwCtl struct {
 	fault GatewayFault
 	done  chan struct{}
+	from  *gwConn // the connection taking the session over, for a takeover
 }
 
-// gwConn is one WebSocket connection to the gateway. Its owner goroutine
-// (run) alone reads and changes the fields below "owner only", and alone
-// writes to ws; others reach it through in, wake, ctl and hbDue.
+// gwConn is one WebSocket connection to the gateway. One goroutine at a
+// time is its owner (see gateway_owner.go): it alone reads and changes
+// the fields below "owner only", and alone writes to ws. The connection's
+// own goroutine only reads from ws and hands each message over; the
+// owner's work (a message, dispatches queued, the heartbeat timeout, a
+// fault) is done by an owner goroutine, started when there is some and
+// gone when there is none. An idle connection so costs one goroutine,
+// blocked reading, with a small stack.
 type gwConn struct {
 	s         *Server
 	ws        *websocket.Conn
@@ -57,11 +63,18 @@ type gwConn struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 
-	in       chan gwIn
 	released chan struct{} // closed once the connection has ended and handed its session back
-	wake     chan struct{} // new dispatches in the session's queue
-	ctl      chan gwCtl
-	hbDue    chan struct{} // the heartbeat timeout passed
+	ctlSig   chan struct{} // a request was queued (takeOver waits on it)
+
+	own      sync.Mutex // guards the fields below, up to kickOnce
+	ownCond  sync.Cond  // a message was taken, or the owner is done
+	owned    bool       // an owner goroutine runs
+	finished bool       // the connection ended: no owner goroutine starts again
+	started  bool       // the owner has sent HELLO
+	message  *gwIn      // read, for the owner to handle
+	wakeSet  bool       // new dispatches in the session's queue
+	hbDueSet bool       // the heartbeat timeout passed
+	requests []gwCtl    // faults and takeovers for the owner, in order
 
 	kickOnce sync.Once
 
@@ -90,7 +103,7 @@ func newGatewayConn(s *Server, ws *websocket.Conn, tcp *corkConn, version, trans
 	return &gwConn{
 		s: s, ws: ws, tcp: tcp, version: version, transport: transport, url: url, remote: remote,
 		ctx: ctx, cancel: cancel,
-		in: make(chan gwIn), released: make(chan struct{}), wake: make(chan struct{}, 1), ctl: make(chan gwCtl), hbDue: make(chan struct{}, 1),
+		released: make(chan struct{}), ctlSig: make(chan struct{}, 1),
 		clientCode: -1, sends: sendCounter{start: s.Now()},
 	}
 }
@@ -134,7 +147,8 @@ func (c *gwConn) closeAsync(h *gatewayHub, code websocket.StatusCode, reason str
 }
 
 // run serves the connection until it ends, then hands its session back to
-// the hub (kept for a resume, or ended).
+// the hub (kept for a resume, or ended). Its goroutine reads; an owner
+// goroutine sends HELLO and handles what it reads.
 func (c *gwConn) run() {
 	h := &c.s.gw
 	h.mu.Lock()
@@ -148,23 +162,20 @@ func (c *gwConn) run() {
 	c.interval = h.settings.HeartbeatInterval
 	h.mu.Unlock()
 
-	var readerDone sync.WaitGroup
-	readerDone.Add(1)
-	go c.read(&readerDone)
-	defer func() {
-		c.cancel()
-		_ = c.ws.CloseNow()
-		readerDone.Wait()
-		if c.stopHB != nil {
-			c.stopHB()
+	c.ownCond.L = &c.own
+	c.signal(nil) // HELLO
+	for {
+		typ, b, err := c.ws.Read(c.ctx)
+		if !c.deliver(gwIn{typ, b, err}) || err != nil {
+			break
 		}
-		if c.zenc != nil {
-			_ = c.zenc.Close()
-		}
-		c.release()
-		close(c.released)
-	}()
+	}
+	c.finish()
+}
 
+// start sets the connection up and sends HELLO: the first work of its
+// first owner. false when HELLO could not be written.
+func (c *gwConn) start() bool {
 	switch c.transport {
 	case compressZlibStream:
 		c.zw, _ = zlib.NewWriterLevel(&c.zbuf, zlib.BestSpeed)
@@ -172,58 +183,32 @@ func (c *gwConn) run() {
 		c.zenc, _ = zstd.NewWriter(&c.zbuf, zstd.WithEncoderLevel(zstd.SpeedFastest),
 			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<17), zstd.WithLowerEncoderMem(true))
 	}
-	hello, _ := json.Marshal(map[string]int64{"heartbeat_interval": c.interval.Milliseconds()})
+	hello := strconv.AppendInt([]byte(`{"heartbeat_interval":`), c.interval.Milliseconds(), 10)
+	hello = append(hello, '}')
 	c.helloAt = c.s.Now()
 	if c.send(opHello, hello, 0, "") != nil {
-		return
+		return false
 	}
 	c.armHeartbeat()
-	for {
-		select {
-		case in := <-c.in:
-			if in.err != nil {
-				c.readEnded(in.err)
-				return
-			}
-			if code, reason := c.handle(in.typ, in.b); code != 0 {
-				c.closeWith(code, reason, nil)
-				return
-			}
-			if c.ctx.Err() != nil {
-				return // closed while handling it (a RESUME's takeover)
-			}
-		case <-c.wake:
-			if c.flush() != nil {
-				return
-			}
-		case req := <-c.ctl:
-			if c.apply(req.fault, req.done) {
-				return
-			}
-		case <-c.hbDue:
-			c.closeWith(closeUnknownError, "Heartbeat timeout: no heartbeat for 1.5 intervals. Resume.", nil)
-			return
-		case <-c.ctx.Done():
-			return
-		}
-	}
+	return true
 }
 
-// read is the reader goroutine: it hands every message (and the error that
-// ends reading) to the owner, one at a time.
-func (c *gwConn) read(done *sync.WaitGroup) {
-	defer done.Done()
-	for {
-		typ, b, err := c.ws.Read(c.ctx)
-		select {
-		case c.in <- gwIn{typ, b, err}:
-		case <-c.ctx.Done():
-			return
-		}
-		if err != nil {
-			return
-		}
+// received handles what the connection's goroutine read, true when it
+// ends the connection.
+func (c *gwConn) received(in gwIn) bool {
+	if in.err != nil {
+		c.readEnded(in.err)
+		return true
 	}
+	if code, reason := c.handle(in.typ, in.b); code != 0 {
+		c.closeWith(code, reason, nil)
+		return true
+	}
+	return c.ctx.Err() != nil // closed while handling it (a RESUME's takeover)
+}
+
+func (c *gwConn) heartbeatTimeout() {
+	c.closeWith(closeUnknownError, "Heartbeat timeout: no heartbeat for 1.5 intervals. Resume.", nil)
 }
 
 // readEnded records how the client ended the connection: 1000/1001 end
@@ -301,10 +286,7 @@ func (c *gwConn) armHeartbeat() {
 		c.stopHB()
 	}
 	c.stopHB = c.s.AfterFunc(c.interval*3/2, func() {
-		select {
-		case c.hbDue <- struct{}{}:
-		default:
-		}
+		c.signal(&c.hbDueSet)
 	})
 }
 
@@ -345,6 +327,16 @@ func (c *gwConn) write(frame []byte, big bool) error {
 	if c.corked {
 		// Gathered, not written: uncork's deadline bounds the write.
 		return c.ws.Write(c.ctx, typ, out)
+	}
+	if c.tcp != nil {
+		// One frame corked: the library's small buffer never splits it
+		// into several writes.
+		c.tcp.cork()
+		err := c.ws.Write(c.ctx, typ, out)
+		if uerr := c.tcp.uncork(gatewayWriteTimeout); err == nil {
+			err = uerr
+		}
+		return err
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, gatewayWriteTimeout)
 	defer cancel()
@@ -429,7 +421,9 @@ func (c *gwConn) allowSend(limit int, strict bool) bool {
 // connection with it.
 func (c *gwConn) handle(typ websocket.MessageType, b []byte) (websocket.StatusCode, string) {
 	f, code, reason := decodeClientFrame(typ, b)
-	c.log(GatewayFrame{Direction: FrameIn, Op: f.Op, data: redactFrame(b)})
+	// The log keeps a copy its size: b's array has room for a bigger
+	// message.
+	c.log(GatewayFrame{Direction: FrameIn, Op: f.Op, data: bytes.Clone(redactFrame(b))})
 	if code != 0 {
 		return code, reason
 	}

@@ -77,8 +77,23 @@ func (w *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	w.conn = &corkConn{Conn: conn}
-	// The handshake's answer is flushed by now: the buffered writer,
-	// empty, writes through the corkConn from here on.
-	brw.Writer.Reset(w.conn)
-	return w.conn, brw, nil
+	// The handshake's answer is flushed by now. The library gets buffers
+	// of its own, small ones, instead of the HTTP server's 4 KiB each: a
+	// connection keeps them for its life, idle or not. Writing needs
+	// little buffering (a flush gathers whole frames in the corkConn), nor
+	// does reading (clients send small payloads; a bigger one is read
+	// straight into the library's buffer).
+	if brw.Reader.Buffered() > 0 {
+		// The client sent before the handshake's answer: its bytes are in
+		// the HTTP server's buffer, which the library reads first.
+		brw.Writer.Reset(w.conn)
+		return w.conn, brw, nil
+	}
+	return w.conn, bufio.NewReadWriter(bufio.NewReaderSize(w.conn, gatewayReadBuffer), bufio.NewWriterSize(w.conn, gatewayWriteBuffer)), nil
 }
+
+// The WebSocket library's buffers on a gateway connection.
+const (
+	gatewayReadBuffer  = 256
+	gatewayWriteBuffer = 64
+)

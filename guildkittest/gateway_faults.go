@@ -110,16 +110,18 @@ func (s *Server) InjectGatewayFault(ctx context.Context, sessionID string, f Gat
 	n := 0
 	for _, c := range targets {
 		done := make(chan struct{})
-		select {
-		case c.ctl <- gwCtl{fault: f, done: done}:
-		case <-c.ctx.Done():
-			continue
-		case <-ctx.Done():
-			return n, ctx.Err()
+		if !c.request(gwCtl{fault: f, done: done}) {
+			continue // it has ended
 		}
 		select {
 		case <-done:
 			n++
+		case <-c.released: // it ended: by the fault, or before the fault's turn
+			select {
+			case <-done:
+				n++
+			default:
+			}
 		case <-ctx.Done():
 			return n, ctx.Err()
 		}
@@ -291,13 +293,17 @@ func (s *Server) GatewayFrames(sessionID string) []GatewayFrame {
 	}
 	var frames []GatewayFrame
 	if ok {
-		frames = sess.log.all()
+		records := sess.log.all()
+		frames = make([]GatewayFrame, len(records))
+		for i, r := range records {
+			frames[i] = r.frame()
+		}
 	}
 	h.mu.Unlock()
 	for i := range frames {
 		f := &frames[i]
 		d := f.data
-		if n := max(len(d), f.size); n > maxFrameData {
+		if n := max(len(d), f.size); f.size > 0 || n > maxFrameData {
 			d, f.Truncated = nil, true
 			f.Note = strings.TrimSpace(f.Note + fmt.Sprintf(" (%d bytes, not kept)", n))
 		}

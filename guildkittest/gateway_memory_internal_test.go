@@ -1,6 +1,7 @@
 package guildkittest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -17,7 +18,7 @@ func TestSessionMemoryIsBoundedInBytes(t *testing.T) {
 	const budget = 16 << 10
 	sess := &gwSession{}
 	sess.log.max, sess.log.budget = 256, budget
-	record := int(unsafe.Sizeof(GatewayFrame{}))
+	record := int(unsafe.Sizeof(frameRecord{}))
 
 	// A burst of small dispatches fills the log to its budget, not 256.
 	small := []byte(`{"content":"` + strings.Repeat("x", 100) + `"}`)
@@ -27,7 +28,7 @@ func TestSessionMemoryIsBoundedInBytes(t *testing.T) {
 	assert.LessOrEqual(t, sess.log.bytes, budget)
 	assert.Equal(t, budget/(record+len(small)), sess.log.n)
 	last, _ := sess.log.last()
-	assert.Equal(t, int64(300), last.Seq, "the newest are kept")
+	assert.Equal(t, int64(300), last.seq, "the newest are kept")
 
 	// Big payloads are logged by size only: GatewayFrames never shows them.
 	big := []byte(`"` + strings.Repeat("x", 2*maxFrameData) + `"`)
@@ -36,18 +37,25 @@ func TestSessionMemoryIsBoundedInBytes(t *testing.T) {
 	}
 	last, _ = sess.log.last()
 	assert.Nil(t, last.data)
-	assert.Equal(t, len(big), last.size)
+	assert.Equal(t, int32(len(big)), last.size)
 	assert.LessOrEqual(t, sess.log.bytes, budget)
 
-	// Frames of a few KiB push out many records: the ring gives the
+	// A payload over an eighth of the budget is kept by size only.
+	eighth := []byte(`"` + strings.Repeat("x", budget/8-1) + `"`)
+	sess.logLocked(GatewayFrame{Direction: FrameOut, Op: opDispatch, Name: "MESSAGE_UPDATE", data: eighth})
+	last, _ = sess.log.last()
+	assert.Nil(t, last.data)
+	assert.Equal(t, int32(len(eighth)), last.size)
+
+	// Frames of a couple of KiB push out many records: the ring gives the
 	// room back.
-	mid := []byte(`"` + strings.Repeat("x", maxFrameData-2) + `"`)
-	for range budget / maxFrameData {
+	mid := eighth[1:]
+	for range budget / len(mid) {
 		sess.logLocked(GatewayFrame{Direction: FrameOut, Op: opDispatch, Name: "MESSAGE_UPDATE", data: mid})
 	}
 	assert.LessOrEqual(t, sess.log.bytes, budget)
 	assert.Equal(t, budget/(record+len(mid)), sess.log.n)
-	assert.LessOrEqual(t, len(sess.log.buf), 8, "%d frames held in room for %d", sess.log.n, len(sess.log.buf))
+	assert.LessOrEqual(t, len(sess.log.buf), 4*sess.log.n, "%d frames held in room for %d", sess.log.n, len(sess.log.buf))
 
 	// The queue: 5,000 dispatches, then a heartbeat acknowledging them.
 	for i := range 5000 {
@@ -58,4 +66,42 @@ func TestSessionMemoryIsBoundedInBytes(t *testing.T) {
 	sess.ackLocked(4998)
 	require.Len(t, sess.buf, 2)
 	assert.LessOrEqual(t, cap(sess.buf), 8, "the burst's array is given back")
+}
+
+// TestFrameLogsShareOneBudget: the sessions' logs together keep at most
+// FrameLogTotalBytes; when many sessions come, the logs of the first ones,
+// which had a bigger share, are trimmed to the new one, and a payload
+// over an eighth of the share is no longer kept.
+func TestFrameLogsShareOneBudget(t *testing.T) {
+	t.Parallel()
+	h := &gatewayHub{settings: GatewaySettings{FrameLogBytes: 64 << 10, FrameLogTotalBytes: 256 << 10}.withDefaults(), sessions: map[string]*gwSession{}}
+	h.setLogShareLocked()
+	ready := []byte(`{"v":10,"user":{},"guilds":[],"pad":"` + strings.Repeat("x", 3000) + `"}`)
+	var first *gwSession
+	for i := range 100 {
+		sess := &gwSession{id: strconv.Itoa(i), hub: h}
+		sess.log.max = 256
+		h.sessions[sess.id] = sess
+		h.setLogShareLocked()
+		sess.logLocked(GatewayFrame{Direction: FrameOut, Op: opDispatch, Seq: 1, Name: "READY", data: ready})
+		for j := range 50 {
+			sess.logLocked(GatewayFrame{Direction: FrameIn, Op: opHeartbeat, data: []byte(strconv.Itoa(j))})
+		}
+		if first == nil {
+			first = sess
+		}
+	}
+	share := (256 << 10) / 100
+	assert.Equal(t, share, h.logShare)
+	total := 0
+	for _, sess := range h.sessions {
+		total += sess.log.bytes
+		assert.LessOrEqual(t, sess.log.bytes, 2*share, "session %s", sess.id)
+	}
+	assert.LessOrEqual(t, total, 2*(256<<10), "the logs together")
+	for _, r := range first.log.all() {
+		if r.name == "READY" {
+			assert.Nil(t, r.data, "the first session's READY is no longer kept whole")
+		}
+	}
 }

@@ -3,6 +3,7 @@ package guildkittest
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,7 +36,8 @@ type gwSession struct {
 	gen        int         // counts detaches, so that an old expiry does nothing
 	stopExpire func() bool // the resume window's timer while disconnected
 
-	log        ring[GatewayFrame]
+	hub        *gatewayHub
+	log        ring[frameRecord]
 	created    time.Time
 	url        string // "gateway" or "resume": where its current (or last) connection came
 	lastBeat   time.Time
@@ -97,10 +99,7 @@ func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
 		if sess.seq-sess.written > int64(limit) {
 			c.kick(h)
 		} else {
-			select {
-			case c.wake <- struct{}{}:
-			default:
-			}
+			c.signal(&c.wakeSet)
 		}
 		if len(sess.buf) > 2*limit {
 			k := 0
@@ -117,14 +116,82 @@ func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
 }
 
 // logLocked appends a frame to the session's log, which keeps at most
-// FrameLogSize frames and FrameLogBytes bytes (each frame's record and
-// payload).
+// FrameLogSize frames and the session's share of the log budget in bytes
+// (each frame's record and payload; see FrameLogTotalBytes).
 func (sess *gwSession) logLocked(f GatewayFrame) {
-	if len(f.data) > maxFrameData {
-		// GatewayFrames shows only its size: the log keeps no more.
-		f.size, f.data = len(f.data), nil
+	r := frameRecord{at: f.At.UnixNano(), seq: f.Seq, name: f.Name, note: f.Note, data: f.data, op: int8(f.Op), dir: frameDirs[f.Direction]}
+	if h := sess.hub; h != nil {
+		sess.log.budget = h.logShare
 	}
-	sess.log.push(f, int(unsafe.Sizeof(f))+len(f.data)+len(f.Data)+len(f.Note))
+	if len(f.data) > maxFrameData || (sess.log.budget > 0 && len(f.data) > sess.log.budget/8) {
+		// GatewayFrames shows only its size: the log keeps no more. A
+		// payload bigger than an eighth of the session's share would push
+		// out most of its log (and keep a READY, a GUILD_CREATE alive).
+		r.size, r.data = int32(min(len(f.data), math.MaxInt32)), nil
+	}
+	sess.log.push(r, int(unsafe.Sizeof(r))+len(r.data)+len(r.note))
+}
+
+// frameRecord is a frame as a session's log keeps it: half a GatewayFrame's
+// size, since a log holds hundreds.
+type frameRecord struct {
+	at   int64 // the server's clock, Unix nanoseconds
+	seq  int64
+	name string
+	note string
+	data []byte // shared with the session's queue
+	size int32  // the payload's size when data, too big to show, is not kept
+	op   int8
+	dir  uint8 // an index of frameDirections
+}
+
+// frameDirections are GatewayFrame's directions, by frameRecord.dir.
+var frameDirections = [...]string{FrameIn, FrameOut, FrameNotSent}
+
+var frameDirs = map[string]uint8{FrameIn: 0, FrameOut: 1, FrameNotSent: 2}
+
+// frame returns the record as GatewayFrames shows it (Data not yet made).
+func (r frameRecord) frame() GatewayFrame {
+	return GatewayFrame{At: time.Unix(0, r.at), Direction: frameDirections[r.dir], Op: int(r.op), Seq: r.seq,
+		Name: r.name, Note: r.note, data: r.data, size: int(r.size)}
+}
+
+// setLogShareLocked gives each session its share of FrameLogTotalBytes
+// (at most FrameLogBytes), as sessions come and go. A log is held to the
+// share at its next frame; when the share has halved since the logs were
+// last trimmed, every log is trimmed at once (amortized over the sessions
+// that came meanwhile), so that the logs of the first sessions of many do
+// not keep what only a few sessions could. The caller holds mu.
+func (h *gatewayHub) setLogShareLocked() {
+	h.logShare = min(h.settings.FrameLogBytes, h.settings.FrameLogTotalBytes/max(1, len(h.sessions)))
+	if h.logTrimmedAt == 0 || h.logShare > h.logTrimmedAt/2 {
+		if h.logShare > h.logTrimmedAt {
+			h.logTrimmedAt = h.logShare
+		}
+		return
+	}
+	h.logTrimmedAt = h.logShare
+	for _, sess := range h.sessions {
+		sess.trimLogLocked(h.logShare)
+	}
+}
+
+// trimLogLocked holds the session's log to budget bytes, its payloads
+// bigger than an eighth of it kept by size only.
+func (sess *gwSession) trimLogLocked(budget int) {
+	r := &sess.log
+	for i := range r.n {
+		j := (r.head + i) % len(r.buf)
+		if rec := &r.buf[j]; len(rec.data) > budget/8 {
+			r.bytes -= len(rec.data)
+			r.sizes[j] -= int32(len(rec.data))
+			rec.size, rec.data = int32(min(len(rec.data), math.MaxInt32)), nil
+		}
+	}
+	r.budget = budget
+	for r.n > 1 && r.bytes > budget {
+		r.dropOldest()
+	}
 }
 
 // log records a frame of the connection: in its session's log, or kept
@@ -196,6 +263,7 @@ func (s *Server) endSessionLocked(sess *gwSession) {
 		sess.stopExpire = nil
 	}
 	delete(s.gw.sessions, sess.id)
+	s.gw.setLogShareLocked()
 	if s.gw.ended == nil {
 		s.gw.ended = make(map[string]*gwSession)
 	}
@@ -302,8 +370,9 @@ func (c *gwConn) identify(d json.RawMessage) (websocket.StatusCode, string) {
 			intents: intents, properties: props, largeThreshold: large, created: now, identifies: 1,
 			interval: c.interval,
 		}
-		sess.log.max, sess.log.budget = h.settings.FrameLogSize, h.settings.FrameLogBytes
+		sess.hub, sess.log.max = h, h.settings.FrameLogSize
 		h.sessions[sess.id] = sess
+		h.setLogShareLocked()
 		c.attachLocked(sess)
 		s.appendLocked(sess, "READY", s.readyLocked(sess, guilds, resumeURL, applicationFlags(h.approvedLocked())))
 		for _, gs := range guilds {
@@ -436,16 +505,33 @@ func (c *gwConn) resume(d json.RawMessage) (websocket.StatusCode, string) {
 // context is then cancelled, and run returns).
 func (c *gwConn) takeOver(old *gwConn) bool {
 	done := make(chan struct{})
-	req := gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done}
+	h := &c.s.gw
+	// Queued under takeMu: when old is taking this connection's session
+	// over at the same moment, exactly one of the two goes first.
+	h.takeMu.Lock()
+	yield := c.hasTakeoverFrom(old)
+	queued := false
+	if !yield {
+		queued = old.request(gwCtl{fault: GatewayFault{Kind: FaultClose, Code: int(closeUnknownError), takeover: true}, done: done, from: c})
+	}
+	h.takeMu.Unlock()
+	if yield {
+		// old asked first: this connection is closed, old resumes.
+		c.applyRequests()
+		c.cancel()
+		return false
+	}
+	if !queued {
+		return true // it ended already and handed the session back
+	}
 	for {
 		select {
-		case old.ctl <- req:
-			<-done // closed before old's close handshake
+		case <-done: // closed before old's close handshake
 			return true
 		case <-old.released: // it ended meanwhile and handed the session back
 			return true
-		case own := <-c.ctl:
-			if c.apply(own.fault, own.done) {
+		case <-c.ctlSig:
+			if c.applyRequests() {
 				c.cancel()
 				return false
 			}

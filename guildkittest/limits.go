@@ -200,7 +200,7 @@ func (s *Server) allowHandler(m *http.ServeMux) http.HandlerFunc {
 // It grows as items come, up to max. The zero value keeps nothing.
 type ring[T any] struct {
 	buf    []T
-	sizes  []int
+	sizes  []int32
 	head   int // index of the oldest item
 	n      int // items held
 	bytes  int
@@ -223,10 +223,10 @@ func (r *ring[T]) push(v T, size int) {
 			r.compact()
 		}
 		r.buf = append(r.buf, v)
-		r.sizes = append(r.sizes, size)
+		r.sizes = append(r.sizes, int32(size))
 	} else {
 		i := (r.head + r.n) % len(r.buf)
-		r.buf[i], r.sizes[i] = v, size
+		r.buf[i], r.sizes[i] = v, int32(size)
 	}
 	r.n++
 	r.bytes += size
@@ -235,7 +235,7 @@ func (r *ring[T]) push(v T, size int) {
 func (r *ring[T]) dropOldest() {
 	var zero T
 	r.buf[r.head] = zero // let it be collected
-	r.bytes -= r.sizes[r.head]
+	r.bytes -= int(r.sizes[r.head])
 	r.head = (r.head + 1) % len(r.buf)
 	r.n--
 }
@@ -244,7 +244,7 @@ func (r *ring[T]) dropOldest() {
 // many (at most max).
 func (r *ring[T]) compact() {
 	room := min(max(2*r.n, 8), r.max)
-	buf, sizes := make([]T, r.n, room), make([]int, r.n, room)
+	buf, sizes := make([]T, r.n, room), make([]int32, r.n, room)
 	for i := range r.n {
 		j := (r.head + i) % len(r.buf)
 		buf[i], sizes[i] = r.buf[j], r.sizes[j]
