@@ -56,6 +56,7 @@ func init() {
 	}
 	eventDecoders[(*InteractionCreate)(nil).EventName()] = decodeInteractionCreate
 	eventDecoders[(*MessageUpdate)(nil).EventName()] = decodeMessageUpdate
+	eventDecodersAt[(*MessageUpdate)(nil).EventName()] = decodeMessageUpdateAt
 	for name := range eventDecoders {
 		eventNames[name] = name
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seed012df1e9/guildkit"
+	"github.com/seed012df1e9/guildkit/internal/jsondec"
 	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 )
 
@@ -132,11 +133,29 @@ func decodeMessageUpdate(data []byte) (Event, error) {
 // holds.
 func (e *MessageUpdate) noteFields(data []byte) error {
 	return jsonscan.EachMember(data, func(key, _, _ []byte) error {
-		if i, ok := messageUpdateFieldIndex[string(key)]; ok {
-			e.present |= 1 << i
-		}
+		e.note(key)
 		return nil
 	})
+}
+
+// decodeMessageUpdateAt is decodeMessageUpdate where the data lies in the
+// message (see eventDecoderAt): the fields it holds are noted as they are
+// decoded, in one pass.
+func decodeMessageUpdateAt(b []byte, i int) (Event, int, bool) {
+	e := new(MessageUpdate)
+	end, ok := jsondec.DecodeAtNoting(b, i, 1, e, e.note)
+	if !ok {
+		return nil, 0, false
+	}
+	return e, end, true
+}
+
+// note records that the event holds key, when it is one of the known
+// fields.
+func (e *MessageUpdate) note(key []byte) {
+	if i, ok := messageUpdateFieldIndex[string(key)]; ok {
+		e.present |= 1 << i
+	}
 }
 
 // MessageDelete is MESSAGE_DELETE (intents as [MessageCreate]): a message

@@ -44,6 +44,9 @@ var frameSeeds = []string{
 	`{"t":"GUILD_BAN_ADD","op":0,"d":{"user":{"id":"2"},}}`,
 	`{"t":"GUILD_BAN_ADD","op":0,"d":null}`,
 	`{"t":"GUILD_CREATE","op":0,"d":{"members":[{"nick":"a \"b\"\n"},{}]},"D":1}`,
+	// MESSAGE_UPDATE notes the members of d, not those within them.
+	`{"t":"MESSAGE_UPDATE","op":0,"d":{"id":"5","channel_id":"6","referenced_message":{"content":"x","embeds":[]},"c\u006fntent":"y"}}`,
+	`{"op":0,"d":{"id":"5","channel_id":"6","embeds":[{"type":"link","title":"t"}]},"s":1,"t":"MESSAGE_UPDATE"}`,
 }
 
 // TestScanFrameMatchesEncodingJSON checks the fast path against the

@@ -102,11 +102,24 @@ func Decode(data []byte, v any) bool {
 // checking it first and decoding it after. When ok is false, v is left zero
 // and end is 0.
 func DecodeAt(data []byte, i, depth int, v any) (end int, ok bool) {
+	return decodeAt(data, i, depth, v, nil)
+}
+
+// DecodeAtNoting is DecodeAt that also calls note with the key (unescaped)
+// of each member of the object at data[i] as it reads it, its own members,
+// not those of the values within: a caller that must know which members
+// came (the gateway's MESSAGE_UPDATE) learns it in the same pass. note may
+// have been called when ok is false.
+func DecodeAtNoting(data []byte, i, depth int, v any, note func(key []byte)) (end int, ok bool) {
+	return decodeAt(data, i, depth, v, note)
+}
+
+func decodeAt(data []byte, i, depth int, v any, note func(key []byte)) (end int, ok bool) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return 0, false
 	}
-	d := decoder{b: data, depth: depth}
+	d := decoder{b: data, depth: depth, note: note, noteDepth: depth + 1}
 	d.slabs = d.firstSlabs[:0]
 	end, err := d.value(i, rv.Elem(), codecOf(rv.Type().Elem()))
 	if d.scratch != nil {
@@ -397,7 +410,9 @@ type decoder struct {
 	snowflakeSlab int              // the size of the last snowflake slab
 	keyAt         int              // where the key of the member being read starts
 	key           []byte           // the last escaped key, unquoted
-	scratch       *scratchSet      // taken from scratchPool at the first array that needs it
+	scratch       *scratchSet      // taken by the first array that needs it
+	note          func(key []byte) // called with each key of the objects at noteDepth
+	noteDepth     int
 }
 
 // text returns b as a string, copied into the call's current string
@@ -528,6 +543,9 @@ func (d *decoder) members(i int, member func(key []byte, at int) (int, error)) (
 			// kept, so the next escaped key may reuse it.
 			d.key = jsonscan.AppendUnquoted(d.key[:0], key)
 			key = d.key
+		}
+		if d.note != nil && d.depth == d.noteDepth {
+			d.note(key)
 		}
 		i = d.ws(end)
 		if i >= len(d.b) || d.b[i] != ':' {
