@@ -162,6 +162,15 @@ type codec struct {
 	value  reflect.Type  // an Opt's value type
 	keep   *jsonscan.FieldSet
 	kept   int // the index of a kindKeeping struct's jsonscan.Kept field
+
+	// A struct's fields by name, for field: byName when it has more than
+	// a few (else they are compared in turn), byFold always, keyed by the
+	// name in ASCII lower case, giving the first field that folds to it;
+	// foldScan when a name is not ASCII, which byFold cannot fold as
+	// bytes.EqualFold does.
+	byName   map[string]int
+	byFold   map[string]int
+	foldScan bool
 }
 
 type field struct {
@@ -321,7 +330,42 @@ func structFields(t reflect.Type, c *codec, made map[reflect.Type]*codec) bool {
 		}
 		c.fields = append(c.fields, field{name: []byte(p.f.Name), via: p.via, index: p.f.Index, codec: buildCodec(p.f.Type, made)})
 	}
+	if len(c.fields) > fieldsScanned {
+		c.byName = make(map[string]int, len(c.fields))
+	}
+	c.byFold = make(map[string]int, len(c.fields))
+	for i, f := range c.fields {
+		if c.byName != nil {
+			c.byName[string(f.name)] = i
+		}
+		lower, ok := asciiLower(nil, f.name)
+		if !ok {
+			c.foldScan = true
+		}
+		if _, dup := c.byFold[string(lower)]; !dup && ok {
+			c.byFold[string(lower)] = i
+		}
+	}
 	return true
+}
+
+// fieldsScanned is the most fields a struct's codec finds by comparing
+// names in turn, not by map.
+const fieldsScanned = 8
+
+// asciiLower appends b in ASCII lower case to buf; ok is false when b is
+// not ASCII.
+func asciiLower(buf, b []byte) (lower []byte, ok bool) {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return buf, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
 }
 
 // promoted is one field of a struct's JSON form, maybe promoted from an
@@ -1057,9 +1101,25 @@ func (s *scratchSet) release() {
 // field returns the field key names: an exact match first, else one that
 // matches case-insensitively, as encoding/json chooses.
 func (c *codec) field(key []byte) *field {
-	for i := range c.fields {
-		if bytes.Equal(key, c.fields[i].name) {
+	if c.byName != nil {
+		if i, ok := c.byName[string(key)]; ok {
 			return &c.fields[i]
+		}
+	} else {
+		for i := range c.fields {
+			if bytes.Equal(key, c.fields[i].name) {
+				return &c.fields[i]
+			}
+		}
+	}
+	if !c.foldScan && len(key) <= 64 {
+		var buf [64]byte
+		if lower, ascii := asciiLower(buf[:0], key); ascii {
+			// An ASCII key folds to an ASCII name as its lower case.
+			if i, ok := c.byFold[string(lower)]; ok {
+				return &c.fields[i]
+			}
+			return nil
 		}
 	}
 	for i := range c.fields {
