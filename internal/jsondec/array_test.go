@@ -1,7 +1,6 @@
 package jsondec_test
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,16 +49,7 @@ func TestArraysDecodeAsEncodingJSON(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, v := range []any{node{}, []node{}} {
-			typ := reflect.TypeOf(v)
-			fast, ref := reflect.New(typ), reflect.New(typ)
-			ok := jsondec.Decode([]byte(in), fast.Interface())
-			errRef := json.Unmarshal([]byte(in), ref.Interface())
-			if ok {
-				require.NoError(t, errRef, "%s %.80s: jsondec accepted what encoding/json refuses", typ, in)
-				assert.Equal(t, ref.Interface(), fast.Interface(), "%s %.80s", typ, in)
-			} else {
-				assert.True(t, fast.Elem().IsZero(), "%s %.80s: declined but not zero", typ, in)
-			}
+			checkAsEncodingJSON(t, in, reflect.TypeOf(v))
 		}
 		// The next call starts from clean room: its elements are only
 		// what its input sets.
