@@ -84,11 +84,9 @@ type gwConn struct {
 	zbuf       bytes.Buffer
 	zw         *zlib.Writer
 	zenc       *zstd.Encoder
-	withhold   bool      // withhold_acks
-	silent     bool      // silence
-	corked     bool      // flush is gathering writes in tcp
-	batch      []gwEntry // flush's batch, reused
-	frame      []byte    // flush's frame buffer, reused (the library copies it)
+	withhold   bool // withhold_acks
+	silent     bool // silence
+	corked     bool // flush is gathering writes in tcp
 	sends      sendCounter
 	helloAt    time.Time // when it sent HELLO, on the server's clock
 	stopHB     func() bool
@@ -325,14 +323,16 @@ func (c *gwConn) write(frame []byte, big bool) error {
 		typ, out = websocket.MessageBinary, b.Bytes()
 	}
 	if c.corked {
-		// Gathered, not written: uncork's deadline bounds the write.
-		return c.ws.Write(c.ctx, typ, out)
+		// Gathered, not written: uncork's deadline bounds the write, and
+		// the library needs no context to give up on (it would register
+		// one per frame).
+		return c.ws.Write(context.Background(), typ, out)
 	}
 	if c.tcp != nil {
 		// One frame corked: the library's small buffer never splits it
 		// into several writes.
 		c.tcp.cork()
-		err := c.ws.Write(c.ctx, typ, out)
+		err := c.ws.Write(context.Background(), typ, out)
 		if uerr := c.tcp.uncork(gatewayWriteTimeout); err == nil {
 			err = uerr
 		}
@@ -365,19 +365,15 @@ func (c *gwConn) flush() error {
 			h.mu.Unlock()
 			return nil
 		}
-		c.batch = append(c.batch[:0], sess.buf[i:min(len(sess.buf), i+flushBatch)]...)
-		sess.written = c.batch[len(c.batch)-1].seq
+		var batch [flushBatch]gwEntry
+		n := copy(batch[:], sess.buf[i:])
+		sess.written = batch[n-1].seq
 		now := c.s.Now()
-		for _, e := range c.batch {
+		for _, e := range batch[:n] {
 			sess.logLocked(GatewayFrame{At: now, Direction: FrameOut, Op: opDispatch, Seq: e.seq, Name: e.name, data: e.d})
 		}
 		h.mu.Unlock()
-		err := c.writeBatch(c.batch)
-		clear(c.batch) // the entries' payloads are the session's to drop
-		if cap(c.batch) > 8 {
-			c.batch = nil // a burst's batch is not kept
-		}
-		if err != nil {
+		if err := c.writeBatch(batch[:n]); err != nil {
 			return err
 		}
 	}
@@ -398,14 +394,13 @@ func (c *gwConn) writeBatch(batch []gwEntry) (err error) {
 			}
 		}()
 	}
+	frame := getWriteBuffer()
+	defer putWriteBuffer(frame)
 	for _, e := range batch {
-		c.frame = appendFrame(c.frame[:0], opDispatch, e.d, e.seq, e.name)
-		if err := c.write(c.frame, e.name == "READY" || e.name == "GUILD_CREATE" || e.name == "GUILD_MEMBERS_CHUNK"); err != nil {
+		*frame = appendFrame((*frame)[:0], opDispatch, e.d, e.seq, e.name)
+		if err := c.write(*frame, e.name == "READY" || e.name == "GUILD_CREATE" || e.name == "GUILD_MEMBERS_CHUNK"); err != nil {
 			return err
 		}
-	}
-	if cap(c.frame) > maxCorkBuffer {
-		c.frame = nil // a big payload's buffer is not kept
 	}
 	return nil
 }

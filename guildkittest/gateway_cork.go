@@ -19,19 +19,36 @@ type corkConn struct {
 	net.Conn
 	mu     sync.Mutex
 	corked bool
-	buf    []byte
+	buf    *[]byte // while corked, from writeBuffers
 }
 
-// maxCorkBuffer is the largest gathering buffer kept for the next flush;
-// a larger one (READY, a GUILD_CREATE, a burst) is dropped once written, so
-// that an idle connection holds little.
-const maxCorkBuffer = 512
+// writeBuffers are the buffers of flushes under way, shared by every
+// connection: an idle connection holds none, a busy one allocates none.
+var writeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// getWriteBuffer returns an empty buffer of writeBuffers.
+func getWriteBuffer() *[]byte {
+	b := writeBuffers.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+// putWriteBuffer gives b back, unless a burst made it too big to keep.
+func putWriteBuffer(b *[]byte) {
+	if cap(*b) <= maxKeptWriteBuffer {
+		writeBuffers.Put(b)
+	}
+}
+
+// maxKeptWriteBuffer is the largest buffer writeBuffers keeps: a bigger
+// one (a huge GUILD_CREATE, a long batch) is dropped once used.
+const maxKeptWriteBuffer = 1 << 20
 
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.corked {
-		c.buf = append(c.buf, p...)
+		*c.buf = append(*c.buf, p...)
 		return len(p), nil
 	}
 	return c.Conn.Write(p)
@@ -41,6 +58,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 func (c *corkConn) cork() {
 	c.mu.Lock()
 	c.corked = true
+	c.buf = getWriteBuffer()
 	c.mu.Unlock()
 }
 
@@ -50,17 +68,15 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
-	if len(c.buf) == 0 {
+	buf := c.buf
+	c.buf = nil
+	defer putWriteBuffer(buf)
+	if len(*buf) == 0 {
 		return nil
 	}
 	_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
-	_, err := c.Conn.Write(c.buf)
+	_, err := c.Conn.Write(*buf)
 	_ = c.Conn.SetWriteDeadline(time.Time{})
-	if cap(c.buf) > maxCorkBuffer {
-		c.buf = nil
-	} else {
-		c.buf = c.buf[:0]
-	}
 	return err
 }
 
