@@ -171,6 +171,12 @@ type codec struct {
 	byName   map[string]int
 	byFold   map[string]int
 	foldScan bool
+
+	typ reflect.Type // the type c is the codec of
+	// firstSlab is the type of the first array of the slab of a
+	// pointer's target (see alloc), made once rather than looked up per
+	// call; nil when the codec was in use before a pointer to it was.
+	firstSlab reflect.Type
 }
 
 type field struct {
@@ -256,7 +262,7 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 	if c, ok := made[t]; ok {
 		return c
 	}
-	c := new(codec)
+	c := &codec{typ: t}
 	made[t] = c
 	pt := reflect.PointerTo(t)
 	switch {
@@ -293,6 +299,12 @@ func buildCodec(t reflect.Type, made map[reflect.Type]*codec) *codec {
 			c.kind = kindFloat
 		case reflect.Pointer:
 			c.kind, c.elem = kindPointer, buildCodec(t.Elem(), made)
+			if e := c.elem; made[t.Elem()] == e && e.firstSlab == nil {
+				// Being built, so not yet read by any call: a codec
+				// already in use is left as it is (alloc makes the
+				// array type for it).
+				e.firstSlab = reflect.ArrayOf(firstSlabLen(t.Elem()), t.Elem())
+			}
 		case reflect.Slice:
 			if t.Elem().Kind() != reflect.Uint8 {
 				c.kind, c.elem, c.empty = kindSlice, buildCodec(t.Elem(), made), reflect.MakeSlice(t, 0, 0)
@@ -501,10 +513,17 @@ type slab struct {
 	next  int           // its first unused element
 }
 
-// alloc returns a pointer to a new zero value of type t, from t's slab.
-// Slabs grow 1, 2, 4, ... elements up to about 16 KiB, so that a value kept
-// long after the call keeps little else alive.
-func (d *decoder) alloc(t reflect.Type) reflect.Value {
+// firstSlabLen is the length of the first array of a slab of t: a few of
+// a small type, as an answer often has several pointers of one type (ids,
+// hashes, timestamps).
+func firstSlabLen(t reflect.Type) int { return max(1, min(4, 128/int(max(t.Size(), 1)))) }
+
+// alloc returns a pointer to a new zero value of the type c is the codec
+// of (a pointer's target), from that type's slab. Slabs grow 1, 2, 4, ...
+// elements up to about 16 KiB, so that a value kept long after the call
+// keeps little else alive.
+func (d *decoder) alloc(c *codec) reflect.Value {
+	t := c.typ
 	i := 0
 	for i < len(d.slabs) && d.slabs[i].t != t {
 		i++
@@ -514,14 +533,17 @@ func (d *decoder) alloc(t reflect.Type) reflect.Value {
 	}
 	s := &d.slabs[i]
 	if !s.elems.IsValid() || s.next == s.elems.Len() {
-		// The first array of a small type holds a few: an answer often
-		// has several pointers of one type (ids, hashes, timestamps).
-		n := max(1, min(4, 128/int(max(t.Size(), 1))))
-		if s.elems.IsValid() {
-			n = min(2*s.elems.Len(), max(1, slabBytes/int(max(t.Size(), 1))))
-		}
 		// An array, not a slice: one allocation, no slice header beside it.
-		s.elems, s.next = reflect.New(reflect.ArrayOf(n, t)).Elem(), 0
+		var array reflect.Type
+		switch {
+		case s.elems.IsValid():
+			array = reflect.ArrayOf(min(2*s.elems.Len(), max(1, slabBytes/int(max(t.Size(), 1)))), t)
+		case c.firstSlab != nil:
+			array = c.firstSlab
+		default:
+			array = reflect.ArrayOf(firstSlabLen(t), t)
+		}
+		s.elems, s.next = reflect.New(array).Elem(), 0
 	}
 	p := s.elems.Index(s.next).Addr()
 	s.next++
@@ -701,7 +723,7 @@ func (d *decoder) value(i int, v reflect.Value, c *codec) (int, error) {
 		return end, setNumber(v, c.kind, b[i:end])
 	case kindPointer:
 		if v.IsNil() {
-			v.Set(d.alloc(v.Type().Elem()))
+			v.Set(d.alloc(c.elem))
 		}
 		return d.value(i, v.Elem(), c.elem)
 	case kindSlice:
