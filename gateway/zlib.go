@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // zlibSuffix ends every gateway message of a zlib-stream connection: the
@@ -18,21 +19,24 @@ const windowSize = 1 << 15 // deflate's window: the farthest a match reaches bac
 // the whole connection, each gateway message ended by a sync flush. A new
 // connection gets a new zlibStream (the reset the platform asks for).
 //
-// compress/flate's reader keeps the first error it meets, so it cannot wait
-// for more input in the middle of a stream. Every message ends on a block
-// boundary (the sync flush), so each message is inflated by the reader
-// reset at that boundary with the last 32 KiB of the stream's output as
-// its dictionary: exactly the state the one long-lived inflater would have.
-// The reader, its window and the buffers are reused from message to
-// message.
+// One inflater reads the whole stream, kept from message to message: each
+// message's bytes are read until none is left, which at the sync flush
+// hands out all the message's output, so the inflater never asks for bytes
+// the connection has not delivered. Except once in a while: when the output
+// had been handed out before the sync flush (it reached the end of the
+// inflater's window just then) the inflater asks past the message's end,
+// and compress/flate's reader keeps that error. It is then reset at the
+// message's end, a block boundary, with the last 32 KiB of the stream's
+// output as its dictionary: exactly the state it had. The buffers are
+// reused from message to message.
 type zlibStream struct {
 	pending []byte        // compressed bytes of the message being received
 	header  bool          // the 2-byte zlib header was read
-	fr      io.ReadCloser // the inflater, reset per message
+	fr      io.ReadCloser // the inflater
+	reset   bool          // fr stopped on an error at the end of a message: reset it before the next
 	src     bytes.Reader
-	lim     io.LimitedReader // over fr, reused
-	window  []byte           // the last windowSize bytes of output (up to 2×, slid when full)
-	out     bytes.Buffer
+	window  []byte // the last windowSize bytes of output (up to 2×, slid when full)
+	out     []byte
 	max     int // most bytes one message may inflate to
 	maxIn   int // most compressed bytes one message may take
 }
@@ -67,34 +71,54 @@ func (z *zlibStream) write(p []byte) ([]byte, error) {
 		in = in[2:]
 	}
 	z.src.Reset(in)
-	dict := z.window
-	if len(dict) > windowSize {
-		dict = dict[len(dict)-windowSize:]
-	}
-	if z.fr == nil {
-		z.fr = flate.NewReaderDict(&z.src, dict)
-	} else if err := z.fr.(flate.Resetter).Reset(&z.src, dict); err != nil {
-		return nil, err
-	}
-	z.out.Reset()
-	z.lim = io.LimitedReader{R: z.fr, N: int64(z.max) + 1}
-	n, err := z.out.ReadFrom(&z.lim)
-	z.pending = z.pending[:0]
 	switch {
-	case n > int64(z.max):
-		return nil, fmt.Errorf("gateway: zlib-stream: a message inflates to over %d bytes", z.max)
+	case z.fr == nil:
+		z.fr = flate.NewReaderDict(&z.src, z.dict())
+	case z.reset:
+		if err := z.fr.(flate.Resetter).Reset(&z.src, z.dict()); err != nil {
+			return nil, err
+		}
+	}
+	z.reset = false
+	// Each read has room for more than the inflater's window, the most it
+	// hands out at once, so that a read that leaves no input has handed
+	// out all there is.
+	out := slices.Grow(z.out[:0], windowSize+1)
+	var err error
+	for z.src.Len() > 0 && err == nil {
+		out = slices.Grow(out, windowSize+1)
+		var n int
+		n, err = z.fr.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if len(out) > z.max {
+			z.pending, z.out = z.pending[:0], out[:0]
+			return nil, fmt.Errorf("gateway: zlib-stream: a message inflates to over %d bytes", z.max)
+		}
+	}
+	z.pending, z.out = z.pending[:0], out
+	switch {
 	case err == nil:
+	case err == io.EOF:
 		// The stream's final block: the server ended the stream, which
 		// the gateway never does; the message is whole all the same.
+		z.reset = true
 	case errors.Is(err, io.ErrUnexpectedEOF) && z.src.Len() == 0:
-		// The input ran out at the sync flush's block boundary, as it
-		// should: every byte of the message was inflated.
+		// The inflater asked past the message's end, at a block
+		// boundary: every byte of the message was inflated.
+		z.reset = true
 	default:
 		return nil, fmt.Errorf("gateway: zlib-stream: %w", err)
 	}
-	out := z.out.Bytes()
 	z.slide(out)
 	return out, nil
+}
+
+// dict returns the last windowSize bytes of the stream's output.
+func (z *zlibStream) dict() []byte {
+	if len(z.window) > windowSize {
+		return z.window[len(z.window)-windowSize:]
+	}
+	return z.window
 }
 
 // slide appends out to the window, keeping at least the last windowSize

@@ -54,6 +54,46 @@ func TestZlibStream(t *testing.T) {
 	}
 }
 
+// TestZlibStreamAtTheWindowsEdge: a message whose output ends where the
+// inflater's window does (its output handed out before the sync flush)
+// and messages with no output at all leave the inflater asking past the
+// message's end; the next messages inflate all the same, reaching back
+// into the output before them.
+func TestZlibStreamAtTheWindowsEdge(t *testing.T) {
+	t.Parallel()
+	w := newZlibWriter()
+	z := newZlibStream(1 << 20)
+	text := func(n int, seed uint64) []byte {
+		rng := rand.New(rand.NewPCG(seed, seed))
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + rng.IntN(26))
+		}
+		return b
+	}
+	first := text(windowSize, 1)
+	msgs := [][]byte{
+		first, // ends at the window's edge
+		[]byte("short, then a repeat of the first: " + string(first[100:400])),
+		nil, // no output
+		nil,
+		text(windowSize-len("short, then a repeat of the first: ")-300, 2), // the edge again
+		[]byte(`{"op":11}`),
+		append([]byte(`{"op":0,"d":"`), append(first[:2000], `"}`...)...),
+	}
+	edges := 0
+	for i, msg := range msgs {
+		got, err := z.write(w.message(msg))
+		require.NoError(t, err, "message %d", i)
+		require.NotNil(t, got, "message %d is whole", i)
+		require.Equal(t, string(msg), string(got), "message %d", i)
+		if z.reset {
+			edges++
+		}
+	}
+	assert.GreaterOrEqual(t, edges, 3, "the inflater asked past a message's end")
+}
+
 func TestZlibStreamLimits(t *testing.T) {
 	t.Parallel()
 	w := newZlibWriter()
