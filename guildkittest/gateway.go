@@ -65,11 +65,17 @@ type GatewaySettings struct {
 	// FrameLogTotalBytes bounds the logs of all sessions together: each
 	// session's log keeps at most this divided by the sessions open (and
 	// at most FrameLogBytes), and a payload bigger than an eighth of that
-	// share is logged by its size only: 4 MiB. A few sessions keep long
+	// share is logged by its size only: 2 MiB. A few sessions keep long
 	// logs, READY and GUILD_CREATE included; a thousand keep their last
-	// 4 KiB each (payloads of at most 512 bytes shown); and the logs of a
+	// 2 KiB each (payloads of at most 256 bytes shown); and the logs of a
 	// server that many bots use stay within a few megabytes, bursts or not.
 	FrameLogTotalBytes int
+	// ReplayBytes bounds what each session keeps for a RESUME, in bytes
+	// (each dispatch's record and payload): the dispatches written and
+	// not yet acknowledged by a heartbeat. Past it, the oldest written
+	// are dropped, and a RESUME from before them gets INVALID_SESSION
+	// false, as one from beyond the platform's replay window does. 1 MiB.
+	ReplayBytes int
 }
 
 // DefaultGatewaySettings are the settings a server starts with.
@@ -83,7 +89,8 @@ var DefaultGatewaySettings = GatewaySettings{
 	QueueLimit:         10000,
 	FrameLogSize:       256,
 	FrameLogBytes:      64 << 10,
-	FrameLogTotalBytes: 4 << 20,
+	FrameLogTotalBytes: 2 << 20,
+	ReplayBytes:        1 << 20,
 }
 
 // withDefaults fills the zero (or negative) fields of g from
@@ -100,6 +107,7 @@ func (g GatewaySettings) withDefaults() GatewaySettings {
 	positiveOr(&g.FrameLogSize, d.FrameLogSize)
 	positiveOr(&g.FrameLogBytes, d.FrameLogBytes)
 	positiveOr(&g.FrameLogTotalBytes, d.FrameLogTotalBytes)
+	positiveOr(&g.ReplayBytes, d.ReplayBytes)
 	return g
 }
 

@@ -368,6 +368,7 @@ func (c *gwConn) flush() error {
 		var batch [flushBatch]gwEntry
 		n := copy(batch[:], sess.buf[i:])
 		sess.written = batch[n-1].seq
+		sess.trimReplayLocked(h.settings.ReplayBytes)
 		now := c.s.Now()
 		for _, e := range batch[:n] {
 			sess.logLocked(GatewayFrame{At: now, Direction: FrameOut, Op: opDispatch, Seq: e.seq, Name: e.name, data: e.d})

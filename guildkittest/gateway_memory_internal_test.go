@@ -105,3 +105,40 @@ func TestFrameLogsShareOneBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayBufferIsBoundedInBytes: a session keeps at most ReplayBytes of
+// dispatches written and not yet acknowledged, the oldest dropped first
+// (down to three quarters), and never one not yet written.
+func TestReplayBufferIsBoundedInBytes(t *testing.T) {
+	t.Parallel()
+	const budget = 8 << 10
+	s := New(WithGateway(GatewaySettings{ReplayBytes: budget}))
+	t.Cleanup(s.Close)
+	sess := &gwSession{hub: &s.gw}
+	d := []byte(`{"content":"` + strings.Repeat("x", 200) + `"}`)
+	s.gw.mu.Lock()
+	defer s.gw.mu.Unlock()
+	for range 100 {
+		s.appendLocked(sess, "MESSAGE_CREATE", d)
+		sess.written = sess.seq // as a flush does
+		sess.trimReplayLocked(budget)
+		assert.LessOrEqual(t, sess.bufBytes, budget)
+	}
+	entry := gwEntry{d: d}.size()
+	assert.GreaterOrEqual(t, len(sess.buf), budget*3/4/entry, "only down to three quarters")
+	assert.Equal(t, int64(100), sess.buf[len(sess.buf)-1].seq, "the newest are kept")
+	assert.Equal(t, int64(100-len(sess.buf)+1), sess.buf[0].seq, "contiguous")
+
+	// Not written: kept whatever their size.
+	for range 100 {
+		s.appendLocked(sess, "MESSAGE_CREATE", d)
+	}
+	assert.Equal(t, sess.seq-sess.written, int64(100))
+	assert.Greater(t, sess.bufBytes, budget)
+	assert.Equal(t, sess.written+1, sess.buf[len(sess.buf)-100].seq, "every unwritten dispatch is kept")
+	total := 0
+	for _, e := range sess.buf {
+		total += e.size()
+	}
+	assert.Equal(t, total, sess.bufBytes)
+}

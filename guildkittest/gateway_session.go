@@ -28,10 +28,11 @@ type gwSession struct {
 	largeThreshold int
 	version        string
 
-	seq     int64     // the last sequence number given
-	written int64     // the last handed to a connection
-	buf     []gwEntry // dispatches kept for writing and resuming; seq contiguous
-	conn    *gwConn   // nil while disconnected
+	seq      int64     // the last sequence number given
+	written  int64     // the last handed to a connection
+	buf      []gwEntry // dispatches kept for writing and resuming; seq contiguous
+	bufBytes int       // buf's entries' sizes (gwEntry.size)
+	conn     *gwConn   // nil while disconnected
 
 	gen        int         // counts detaches, so that an old expiry does nothing
 	stopExpire func() bool // the resume window's timer while disconnected
@@ -58,6 +59,27 @@ type gwEntry struct {
 	d    []byte
 }
 
+// size is what the entry costs its session: its record and its payload
+// (shared with other sessions, but kept alive by each).
+func (e gwEntry) size() int { return int(unsafe.Sizeof(e)) + len(e.d) }
+
+// trimReplayLocked drops the oldest dispatches already written while the
+// session keeps more than budget bytes of them, down to three quarters of
+// it: a RESUME from before them gets INVALID_SESSION false, as one from
+// beyond the platform's replay window does. Dispatches not yet written are
+// never dropped (QueueLimit bounds those).
+func (sess *gwSession) trimReplayLocked(budget int) {
+	if sess.bufBytes <= budget {
+		return
+	}
+	k, left := 0, sess.bufBytes
+	for k < len(sess.buf) && sess.buf[k].seq <= sess.written && left > budget*3/4 {
+		left -= sess.buf[k].size()
+		k++
+	}
+	sess.trimLocked(k)
+}
+
 // ackLocked trims the dispatches the client says it has (a heartbeat's
 // d), keeping those a RESUME may still ask for.
 func (sess *gwSession) ackLocked(seq int64) {
@@ -76,6 +98,9 @@ func (sess *gwSession) trimLocked(k int) {
 	if k <= 0 {
 		return
 	}
+	for _, e := range sess.buf[:k] {
+		sess.bufBytes -= e.size()
+	}
 	rest := sess.buf[k:]
 	if c := cap(sess.buf); c > 32 && len(rest) <= c/4 {
 		sess.buf = append(make([]gwEntry, 0, max(2*len(rest), 8)), rest...)
@@ -93,7 +118,10 @@ func (sess *gwSession) trimLocked(k int) {
 func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
 	h := &s.gw
 	sess.seq++
-	sess.buf = append(sess.buf, gwEntry{seq: sess.seq, name: name, d: d})
+	e := gwEntry{seq: sess.seq, name: name, d: d}
+	sess.buf = append(sess.buf, e)
+	sess.bufBytes += e.size()
+	sess.trimReplayLocked(h.settings.ReplayBytes)
 	limit := h.settings.QueueLimit
 	if c := sess.conn; c != nil {
 		if sess.seq-sess.written > int64(limit) {
@@ -257,7 +285,7 @@ func (s *Server) endSessionLocked(sess *gwSession) {
 	}
 	sess.ended = true
 	sess.conn = nil
-	sess.buf = nil
+	sess.buf, sess.bufBytes = nil, 0
 	if sess.stopExpire != nil {
 		sess.stopExpire()
 		sess.stopExpire = nil

@@ -340,6 +340,15 @@ func (h *fanOutHarness) connect(tb testing.TB, i int) *fanOutSession {
 			guilds--
 		}
 	}
+	// The first heartbeat, which every client sends within its first
+	// interval, acknowledges READY and the GUILD_CREATEs: the idle session
+	// measured is the one a bot keeps, not one a moment old whose replay
+	// buffer still holds them.
+	if err := ws.Write(h.ctx, websocket.MessageText, []byte(`{"op":1,"d":`+strconv.FormatInt(s.seq.Load(), 10)+`}`)); err != nil {
+		tb.Fatalf("session %d: heartbeat: %v", i, err)
+	}
+	for next().op != 11 {
+	}
 	connected = true
 	go h.read(s, buf)
 	return s

@@ -121,6 +121,11 @@
 // a client that takes more than 10 s to send its headers or leaves a
 // connection idle for 2 minutes is disconnected, and the request and event
 // logs keep only their most recent entries (see guildkittest's limits).
+// An idle gateway session costs it about 14 KiB; what a session keeps for
+// a resume and its frame log are bounded in bytes (GatewaySettings), and
+// once a burst is over (a quiet 5 s after a busy one) the emulator gives
+// the burst's memory back to the system, for a minute, as the sessions'
+// heartbeats acknowledge what they got.
 package main
 
 import (
@@ -153,6 +158,7 @@ const createMessageRoute = "POST /channels/{channel.id}/messages"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	startReclaiming(ctx)
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "guildkit-emulator:", err)
 		if errors.Is(err, errUsage) {
