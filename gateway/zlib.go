@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 )
 
 // zlibSuffix ends every gateway message of a zlib-stream connection: the
@@ -83,10 +82,10 @@ func (z *zlibStream) write(p []byte) ([]byte, error) {
 	// Each read has room for more than the inflater's window, the most it
 	// hands out at once, so that a read that leaves no input has handed
 	// out all there is.
-	out := slices.Grow(z.out[:0], windowSize+1)
+	out := roomToRead(z.out[:0])
 	var err error
 	for z.src.Len() > 0 && err == nil {
-		out = slices.Grow(out, windowSize+1)
+		out = roomToRead(out)
 		var n int
 		n, err = z.fr.Read(out[len(out):cap(out)])
 		out = out[:len(out)+n]
@@ -111,6 +110,18 @@ func (z *zlibStream) write(p []byte) ([]byte, error) {
 	}
 	z.slide(out)
 	return out, nil
+}
+
+// roomToRead returns out with room for more than windowSize bytes after
+// it, doubling its capacity when it grows (as bytes.Buffer does), so that
+// a message of megabytes costs few copies.
+func roomToRead(out []byte) []byte {
+	if cap(out)-len(out) > windowSize {
+		return out
+	}
+	grown := make([]byte, len(out), max(2*cap(out), len(out)+windowSize+1))
+	copy(grown, out)
+	return grown
 }
 
 // dict returns the last windowSize bytes of the stream's output.
