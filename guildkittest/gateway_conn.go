@@ -365,7 +365,7 @@ func (c *gwConn) flush() error {
 			h.mu.Unlock()
 			return nil
 		}
-		var batch [flushBatch]gwEntry
+		batch := flushBatches.Get().(*[flushBatch]gwEntry)
 		n := copy(batch[:], sess.buf[i:])
 		sess.written = batch[n-1].seq
 		sess.trimReplayLocked(h.settings.ReplayBytes)
@@ -374,7 +374,10 @@ func (c *gwConn) flush() error {
 			sess.logLocked(GatewayFrame{At: now, Direction: FrameOut, Op: opDispatch, Seq: e.seq, Name: e.name, data: e.d})
 		}
 		h.mu.Unlock()
-		if err := c.writeBatch(batch[:n]); err != nil {
+		err := c.writeBatch(batch[:n])
+		clear(batch[:n]) // the payloads are the session's to drop
+		flushBatches.Put(batch)
+		if err != nil {
 			return err
 		}
 	}
@@ -382,6 +385,10 @@ func (c *gwConn) flush() error {
 
 // flushBatch is the most dispatches flush writes at once.
 const flushBatch = 64
+
+// flushBatches are the batches of flushes under way, shared by every
+// connection (a batch on the stack would grow each owner goroutine's).
+var flushBatches = sync.Pool{New: func() any { return new([flushBatch]gwEntry) }}
 
 // writeBatch writes the dispatches batch, corked: one write of all.
 func (c *gwConn) writeBatch(batch []gwEntry) (err error) {

@@ -17,9 +17,23 @@ import (
 // go through mu too, so that frames never interleave.
 type corkConn struct {
 	net.Conn
-	mu     sync.Mutex
-	corked bool
-	buf    *[]byte // while corked, from writeBuffers
+	mu       sync.Mutex
+	corked   bool
+	buf      *[]byte   // while corked, from writeBuffers
+	deadline time.Time // the write deadline set last
+}
+
+// refreshDeadline makes the write deadline at least half of timeout away:
+// a write that the peer does not accept within it fails. It is set once
+// every few seconds, not twice per write (each costs the runtime's timer
+// work). The caller holds mu.
+func (c *corkConn) refreshDeadline(timeout time.Duration) {
+	now := time.Now()
+	if c.deadline.Sub(now) >= timeout/2 {
+		return
+	}
+	c.deadline = now.Add(timeout)
+	_ = c.Conn.SetWriteDeadline(c.deadline)
 }
 
 // writeBuffers are the buffers of flushes under way, shared by every
@@ -51,6 +65,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 		*c.buf = append(*c.buf, p...)
 		return len(p), nil
 	}
+	c.refreshDeadline(gatewayWriteTimeout)
 	return c.Conn.Write(p)
 }
 
@@ -63,7 +78,7 @@ func (c *corkConn) cork() {
 }
 
 // uncork writes what was gathered, failing when the peer takes longer
-// than timeout to accept it, and stops gathering.
+// than timeout (at least half of it) to accept it, and stops gathering.
 func (c *corkConn) uncork(timeout time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -74,9 +89,8 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	if len(*buf) == 0 {
 		return nil
 	}
-	_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
+	c.refreshDeadline(timeout)
 	_, err := c.Conn.Write(*buf)
-	_ = c.Conn.SetWriteDeadline(time.Time{})
 	return err
 }
 
