@@ -118,6 +118,7 @@ func (c *gwConn) work() bool {
 		default:
 			c.owned = false
 			c.own.Unlock()
+			c.ownCond.Broadcast() // finish may wait for the owner to be done
 			return false
 		}
 		if stop {
