@@ -55,6 +55,9 @@ func (s *Shard) send(ctx context.Context, b []byte, col *chunkCollector) error {
 	r := &sendReq{ctx: ctx, b: b, res: make(chan error, 1), col: col}
 	select {
 	case s.sendc <- r:
+		if s.sendQueued != nil {
+			s.sendQueued()
+		}
 	case <-s.stopped:
 		return ErrClosed
 	case <-ctx.Done():

@@ -213,6 +213,8 @@ func TestSendsQueuedAcrossAReconnectGoOut(t *testing.T) {
 func TestSendsQueuedWhenTheSessionIsLostSaySo(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
+	queued := make(chan struct{}, 1+sendBudget+20)
+	r.shard.sendQueued = func() { queued <- struct{}{} }
 	c := r.startHello(45 * time.Second)
 	chunks := make(chan error, 1)
 	go func() {
@@ -227,6 +229,16 @@ func TestSendsQueuedWhenTheSessionIsLostSaySo(t *testing.T) {
 		c.expect(OpPresenceUpdate)
 	}
 	r.clock.waitLongTimer(t, 50*time.Second) // the rest wait for the window
+	// Every call is in the session's queue (not still on its way to it,
+	// when it would belong to the next session) before the session is
+	// lost.
+	for i := range 1 + n {
+		select {
+		case <-queued:
+		case <-time.After(wait):
+			t.Fatalf("only %d of %d calls queued", i, 1+n)
+		}
+	}
 	c.send(OpInvalidSession, false, 0, "")
 	lost := 0
 	for _, err := range results(t, errs, n) {

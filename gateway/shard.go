@@ -61,11 +61,14 @@ type Shard struct {
 
 	// Channels to the owner goroutine (run), the only one that touches
 	// the connection's state.
-	sendc  chan *sendReq
-	closec chan closeCode
-	timerc chan timerMsg
-	dialc  chan dialResult
-	acqc   chan acquireResult
+	sendc chan *sendReq
+	// sendQueued, when set (by tests, before the shard opens), is called
+	// once a payload is in the owner's queue.
+	sendQueued func()
+	closec     chan closeCode
+	timerc     chan timerMsg
+	dialc      chan dialResult
+	acqc       chan acquireResult
 
 	waitCtx    context.Context // canceled by Close and End: stops dials and limiter waits
 	cancelWait context.CancelFunc
