@@ -147,7 +147,7 @@ func (s *Server) appendLocked(sess *gwSession, name string, d []byte) {
 // FrameLogSize frames and the session's share of the log budget in bytes
 // (each frame's record and payload; see FrameLogTotalBytes).
 func (sess *gwSession) logLocked(f GatewayFrame) {
-	r := frameRecord{at: f.At.UnixNano(), seq: f.Seq, name: f.Name, note: f.Note, data: f.data, op: int8(f.Op), dir: frameDirs[f.Direction]}
+	r := frameRecord{at: f.At.UnixNano(), seq: f.Seq, name: f.Name, note: f.Note, data: f.data, op: int8(f.Op), dir: frameDir(f.Direction)}
 	if h := sess.hub; h != nil {
 		sess.log.budget = h.logShare
 	}
@@ -176,7 +176,17 @@ type frameRecord struct {
 // frameDirections are GatewayFrame's directions, by frameRecord.dir.
 var frameDirections = [...]string{FrameIn, FrameOut, FrameNotSent}
 
-var frameDirs = map[string]uint8{FrameIn: 0, FrameOut: 1, FrameNotSent: 2}
+// frameDir is direction's index in frameDirections. A switch, not a map:
+// every dispatch written is logged.
+func frameDir(direction string) uint8 {
+	switch direction {
+	case FrameIn:
+		return 0
+	case FrameOut:
+		return 1
+	}
+	return 2
+}
 
 // frame returns the record as GatewayFrames shows it (Data not yet made).
 func (r frameRecord) frame() GatewayFrame {
