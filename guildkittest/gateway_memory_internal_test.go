@@ -84,7 +84,7 @@ func TestFrameLogsShareOneBudget(t *testing.T) {
 		h.sessions[sess.id] = sess
 		h.setLogShareLocked()
 		sess.logLocked(GatewayFrame{Direction: FrameOut, Op: opDispatch, Seq: 1, Name: "READY", data: ready})
-		for j := range 50 {
+		for j := range 5 {
 			sess.logLocked(GatewayFrame{Direction: FrameIn, Op: opHeartbeat, data: []byte(strconv.Itoa(j))})
 		}
 		if first == nil {
@@ -99,11 +99,14 @@ func TestFrameLogsShareOneBudget(t *testing.T) {
 		assert.LessOrEqual(t, sess.log.bytes, 2*share, "session %s", sess.id)
 	}
 	assert.LessOrEqual(t, total, 2*(256<<10), "the logs together")
-	for _, r := range first.log.all() {
-		if r.name == "READY" {
-			assert.Nil(t, r.data, "the first session's READY is no longer kept whole")
-		}
-	}
+	// The first session logged its READY whole, when its share was 64 KiB;
+	// the trim keeps the record and drops the payload.
+	records := first.log.all()
+	require.NotEmpty(t, records)
+	assert.Equal(t, "READY", records[0].name)
+	assert.Zero(t, len(records[0].data), "the first session's READY is no longer kept whole")
+	assert.Equal(t, int32(len(ready)), records[0].size)
+	assert.Equal(t, FrameIn, records[len(records)-1].frame().Direction)
 }
 
 // TestReplayBufferIsBoundedInBytes: a session keeps at most ReplayBytes of
