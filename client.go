@@ -283,7 +283,7 @@ func New(cred Credential, opts ...Option) (*Client, error) {
 				return nil, errors.New("guildkit: empty token")
 			}
 			for _, scheme := range []string{"Bot ", "Bearer "} {
-				if len(tok) > len(scheme) && strings.EqualFold(tok[:len(scheme)], scheme) {
+				if len(tok) > len(scheme) && hasPrefixFold(tok, scheme) {
 					return nil, fmt.Errorf("guildkit: the token starts with %q: pass the token alone, %sToken adds the scheme", scheme, cr.scheme)
 				}
 			}
