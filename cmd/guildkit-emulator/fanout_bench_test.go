@@ -26,6 +26,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/seed012df1e9/guildkit/internal/cputime"
+	"github.com/seed012df1e9/guildkit/internal/jsonscan"
 	"github.com/seed012df1e9/guildkit/internal/procstat"
 )
 
@@ -515,11 +516,11 @@ type frame struct {
 
 // scanFrame reads a payload's top-level members without decoding d.
 func scanFrame(b []byte) (f frame, ok bool) {
-	i := skipSpace(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return f, false
 	}
-	i = skipSpace(b, i+1)
+	i = jsonscan.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return f, true
 	}
@@ -532,11 +533,11 @@ func scanFrame(b []byte) (f frame, ok bool) {
 			return f, false
 		}
 		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
+		i = jsonscan.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return f, false
 		}
-		i = skipSpace(b, i+1)
+		i = jsonscan.SkipSpace(b, i+1)
 		end = skipValue(b, i)
 		if end < 0 {
 			return f, false
@@ -564,9 +565,9 @@ func scanFrame(b []byte) (f frame, ok bool) {
 		case "d":
 			f.d = v
 		}
-		i = skipSpace(b, end)
+		i = jsonscan.SkipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = jsonscan.SkipSpace(b, i+1)
 			continue
 		}
 		return f, i < len(b) && b[i] == '}'
@@ -574,16 +575,11 @@ func scanFrame(b []byte) (f frame, ok bool) {
 	return f, false
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // skipValue returns the end of the JSON value at b[i], or -1. It checks
 // no more than it must to find the end: strings with their escapes,
-// nesting, and the extent of numbers and literals.
+// nesting, and the extent of numbers and literals. (jsonscan.SkipValue
+// checks the whole value; the sessions' reader shares the two cores with
+// the emulator it measures, so it does the least work that finds d.)
 func skipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return -1
